@@ -1,0 +1,193 @@
+// Maritime zone pipeline benchmark (issue 5): 1,000 zones, 10,000 vessels, on the real broker and PostGIS.
+//   1. throughput: positions per second through zone + dwell evaluation by one processor instance,
+//      from a preloaded ais.positions topic (Kafka consume, H3 + exact test, rules, state and event writes);
+//   2. latency: p50/p99 from a position's append to Kafka to its event's arrival on security.events, at a
+//      steady 10,000 positions per second;
+//   3. the naive alternative on the same input: one PostGIS ST_Covers/ST_DWithin query per position.
+// Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
+import pg from 'pg';
+import { ZoneRepository } from '../api/maritime/zone-repository.ts';
+import { loadConfig } from '../platform/config.ts';
+import type { ServiceContext } from '../platform/context.ts';
+import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
+import { createLogger } from '../platform/log.ts';
+import { registry } from '../platform/metrics.ts';
+import { createPool, migrate } from '../platform/postgres.ts';
+import { topicNames, topicSpecs } from '../platform/topics.ts';
+import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
+import type { VesselPosition } from '../schemas/ais.ts';
+import type { SecurityEvent } from '../schemas/event.ts';
+import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
+
+const ZONES = 1_000;
+const VESSELS = 10_000;
+const THROUGHPUT_REPORTS = Number(process.env.PSS_BENCH_REPORTS ?? 30); // per vessel: 300,000 positions by default
+const STEADY_RATE = 10_000; // positions per second
+const STEADY_SECONDS = 20;
+const NAIVE_POSITIONS = 20_000;
+const START = Date.parse('2026-11-20T00:00:00Z');
+
+const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
+const adminUrl = process.env.PSS_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
+
+async function main(): Promise<void> {
+  const databaseUrl = await freshDatabase('pss_bench');
+  const prefix = `bench-${Date.now().toString(36)}-`;
+  const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
+  const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
+  await migrate(databaseUrl, log);
+  const admin = new KafkaAdmin(kafka);
+  await admin.ensureTopics(topicSpecs(prefix));
+  const pool = createPool(databaseUrl, 8, log);
+  const producer = new KafkaProducer(kafka);
+  const ctx: ServiceContext = { config, log, pool, kafka, topics: topicNames(prefix), producer };
+
+  const port = new RandomPort(42);
+  let t = performance.now();
+  const repo = new ZoneRepository(pool);
+  for (let i = 0; i < ZONES; i++) {
+    const { id: _id, created_at: _c, updated_at: _u, ...zone } = port.zone(i);
+    await repo.create(zone);
+  }
+  const zonesMs = performance.now() - t;
+
+  // 1. Throughput from a preloaded topic.
+  const tracks = port.tracks(VESSELS, THROUGHPUT_REPORTS + STEADY_RATE * STEADY_SECONDS / VESSELS, 10, TRAFFIC_AREA);
+  const reportsPerVessel = tracks.length / 2 / VESSELS;
+  const positionAt = (v: number, r: number): VesselPosition => ({
+    kind: 'position', msg_type: 1, mmsi: 200_000_000 + v, source: 'bench',
+    reported_at: new Date(START + r * 10_000 + v).toISOString(), received_at: new Date(START + r * 10_000 + v).toISOString(), raw: ['bench'],
+    lat: tracks[2 * (v * reportsPerVessel + r)] as number, lon: tracks[2 * (v * reportsPerVessel + r) + 1] as number, sog: 5, cog: 90,
+  });
+  const preload: VesselPosition[] = [];
+  for (let r = 0; r < THROUGHPUT_REPORTS; r++) for (let v = 0; v < VESSELS; v++) preload.push(positionAt(v, r));
+  t = performance.now();
+  for (let i = 0; i < preload.length; i += 5_000) {
+    await producer.send(preload.slice(i, i + 5_000).map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) })));
+  }
+  const produceMs = performance.now() - t;
+
+  const processor = await startZoneProcessor(ctx);
+  const firstAt = await untilProcessed(1);
+  const lastAt = await untilProcessed(preload.length);
+  const throughput = preload.length / ((lastAt - firstAt) / 1000);
+  const eventsAfterPreload = await countEvents(pool);
+
+  // 2. Latency at a steady rate: positions appended in 10 ms slices; events read back as they arrive.
+  const appendedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const reader = new KafkaConsumer(kafka, { groupId: `${prefix}latency`, topics: [ctx.topics.securityEvents], startAt: 'latest', lingerMs: 0 });
+  await reader.run(async (records) => {
+    const now = performance.now();
+    for (const r of records) {
+      const e = JSON.parse(r.value.toString()) as SecurityEvent;
+      // Entry, approach and dwell events carry the time of the report that caused them.
+      const sent = appendedAt.get(`${(e.metadata as { mmsi: number }).mmsi}@${e.timestamp}`);
+      if (sent !== undefined && e.type !== 'zone_exit') latencies.push(now - sent);
+    }
+  });
+  await new Promise((r) => setTimeout(r, 2_000)); // let the reader join before the first slice
+  const perSlice = STEADY_RATE / 100;
+  const steadyStart = performance.now();
+  let sent = 0;
+  for (let slice = 0; slice < STEADY_SECONDS * 100; slice++) {
+    const due = steadyStart + slice * 10;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const batch: VesselPosition[] = [];
+    for (let i = 0; i < perSlice; i++, sent++) batch.push(positionAt(sent % VESSELS, THROUGHPUT_REPORTS + Math.floor(sent / VESSELS)));
+    const records = batch.map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) }));
+    void producer.send(records).then(() => {
+      const now = performance.now();
+      for (const p of batch) appendedAt.set(`${p.mmsi}@${p.reported_at}`, now);
+    });
+  }
+  const steadySeconds = (performance.now() - steadyStart) / 1000;
+  await untilProcessed(preload.length + sent);
+  await new Promise((r) => setTimeout(r, 1_000));
+  await reader.stop();
+  await processor.stop();
+
+  // 3. The naive alternative on the same input.
+  const naiveInput = preload.slice(0, NAIVE_POSITIONS);
+  const clients = 4;
+  t = performance.now();
+  let next = 0;
+  let naiveHits = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < naiveInput.length) {
+        const p = naiveInput[next++] as VesselPosition;
+        const { rows } = await pool.query(LOCATE_POSITION_SQL, [p.lon, p.lat]);
+        naiveHits += rows.length;
+      }
+    }),
+  );
+  const naiveRate = naiveInput.length / ((performance.now() - t) / 1000);
+
+  latencies.sort((a, b) => a - b);
+  const pct = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number) : NaN);
+  const report = {
+    zones: ZONES,
+    zones_stored_ms: Math.round(zonesMs),
+    vessels: VESSELS,
+    throughput: {
+      positions: preload.length,
+      produce_per_second: Math.round(preload.length / (produceMs / 1000)),
+      evaluated_per_second: Math.round(throughput),
+      events: eventsAfterPreload,
+    },
+    steady: {
+      target_per_second: STEADY_RATE,
+      achieved_per_second: Math.round(sent / steadySeconds),
+      events_timed: latencies.length,
+      latency_ms_p50: pct(0.5),
+      latency_ms_p99: pct(0.99),
+      latency_ms_max: Math.round(latencies[latencies.length - 1] ?? NaN),
+    },
+    naive: { positions: naiveInput.length, clients, per_second: Math.round(naiveRate), zone_hits: naiveHits },
+    speedup_vs_naive: Number((throughput / naiveRate).toFixed(1)),
+  };
+  console.log(JSON.stringify(report, null, 2));
+
+  await producer.close();
+  await admin.deleteTopics(Object.values(ctx.topics));
+  await admin.close();
+  await pool.end();
+}
+
+async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENCH_TIMEOUT_MS ?? 600_000)): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const metric = await registry.getSingleMetric('pss_maritime_positions_total')?.get();
+    const value = metric?.values[0]?.value ?? 0;
+    if (value >= n) return performance.now();
+    if (Date.now() > deadline) throw new Error(`only ${value} of ${n} positions processed in time`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function countEvents(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events');
+  return rows[0]?.n ?? 0;
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  await db.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  await db.end();
+  return url.toString();
+}
+
+await main();
+process.exit(0);

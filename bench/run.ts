@@ -1,0 +1,30 @@
+// `npm run bench [name...]`: starts the local stack when needed and runs each benchmark in its own
+// process (so one's heap and JIT state do not colour the next), printing their reports in order.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCHES = ['kafka-clients', 'ais-decode', 'ingest', 'zone-index', 'maritime-pipeline'];
+
+const wanted = process.argv.slice(2);
+const selected = wanted.length ? BENCHES.filter((b) => wanted.includes(b)) : BENCHES;
+
+if (!process.env.PSS_KAFKA_BROKERS) {
+  const up = spawnSync('bash', [`${ROOT}infra/stack.sh`, 'up'], { stdio: 'inherit' });
+  if (up.status !== 0) process.exit(up.status ?? 1);
+}
+
+let failed = 0;
+for (const name of selected) {
+  const file = `${ROOT}bench/${name}.ts`;
+  if (!existsSync(file)) {
+    console.error(`bench: ${name}: ${file} is missing`);
+    failed++;
+    continue;
+  }
+  console.log(`\n=== ${name} ===`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit', cwd: ROOT });
+  if (run.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

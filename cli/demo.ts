@@ -1,0 +1,128 @@
+// `pss demo` (the README's run command): the service on the local stack with a demo port. It seeds the
+// zones of cli/demo/copenhagen-port.ts, makes a demo API key, replays the real Copenhagen recording
+// through ingest, time-compressed and looped, and prints every security event as it happens.
+import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createApiKey } from '../api/auth/api-keys.ts';
+import { ZoneRepository } from '../api/maritime/zone-repository.ts';
+import { AisChannel } from '../ingest/ais-channel.ts';
+import { ingestRuntime } from '../ingest/runtime.ts';
+import { loadConfig } from '../platform/config.ts';
+import { KafkaConsumer } from '../platform/kafka.ts';
+import { createLogger, type Logger } from '../platform/log.ts';
+import type { SecurityEvent } from '../schemas/event.ts';
+import { DEMO_ZONES } from './demo/copenhagen-port.ts';
+import { FEATURES } from './features.ts';
+import { startService, type RunningService } from './service.ts';
+
+const RECORDING = fileURLToPath(new URL('../test/fixtures/ais/real-nmea-dma-copenhagen-oresund.txt', import.meta.url));
+/** The recording spans about four minutes (10:45-10:49 UTC); each loop plays it in this many seconds. */
+const LOOP_SECONDS = 24;
+/** Event time runs this much faster than the wall clock, so four recorded minutes take 24 s. */
+const COMPRESSION = 10;
+
+export async function demoCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { minutes: { type: 'string', default: '10' } } });
+  const config = loadConfig({ PSS_LOG_LEVEL: 'warn', ...process.env });
+  const log = createLogger(config.logLevel);
+  const service = await startService(config, config.roles, log, FEATURES);
+  await seedZones(service);
+  const key = await createApiKey(service.context.pool, config.environment, { name: 'demo', scopes: ['admin'], expires_in_days: 1 }, 'pss demo');
+  printBanner(service, key.key);
+
+  const printer = await printEvents(service, log);
+  const replay = replayLooped(service, Number(values.minutes) * 60_000);
+  const stop = async () => {
+    replay.abort();
+    await printer.stop();
+    await service.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  return 0;
+}
+
+async function seedZones(service: RunningService): Promise<void> {
+  const zones = new ZoneRepository(service.context.pool);
+  for (const zone of DEMO_ZONES) {
+    if (!(await zones.nameTaken(zone.name))) await zones.create(zone);
+  }
+}
+
+/**
+ * Feeds the recording through the ingest path (decoder, validation, Kafka) with a compressed clock: the
+ * recording has no per-line times, so each report is stamped with the demo clock, which runs COMPRESSION
+ * times faster than the wall clock. Looped, stationary vessels keep reporting and dwell builds up.
+ */
+function replayLooped(service: RunningService, forMs: number): AbortController {
+  const controller = new AbortController();
+  const started = Date.now();
+  void (async () => {
+    // A second run continues after the first: its clock starts past the newest report already stored,
+    // which may be ahead of the wall clock (event time runs faster here), so no report counts as late.
+    const { rows } = await service.context.pool.query<{ last: Date | null }>('SELECT max(last_seen_at) AS last FROM maritime_vessel_state');
+    const origin = Math.max(started, (rows[0]?.last?.getTime() ?? 0) + 60_000);
+    const demoNow = () => origin + (Date.now() - started) * COMPRESSION;
+    const rt = await ingestRuntime(service.context);
+    const lines = (await readFile(RECORDING, 'latin1')).split(/\r?\n/);
+    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', outbox: rt.outbox, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: demoNow });
+    const slices = LOOP_SECONDS * 4;
+    const perSlice = Math.ceil(lines.length / slices);
+    while (!controller.signal.aborted && Date.now() - started < forMs) {
+      for (let i = 0; i < lines.length && !controller.signal.aborted; i += perSlice) {
+        channel.write(lines.slice(i, i + perSlice).join('\n') + '\n');
+        await sleep(250);
+      }
+    }
+    channel.end();
+    console.log('\nreplay finished; the service keeps running (Ctrl-C to stop)');
+  })().catch((err) => service.context.log.error({ err }, 'demo replay failed'));
+  return controller;
+}
+
+async function printEvents(service: RunningService, log: Logger): Promise<KafkaConsumer> {
+  const consumer = new KafkaConsumer(service.context.kafka, {
+    groupId: `${service.context.config.topicPrefix}demo-printer-${process.pid}-${Date.now()}`,
+    topics: [service.context.topics.securityEvents],
+    startAt: 'latest',
+    lingerMs: 0,
+  });
+  const seen = new Set<string>();
+  await consumer.run(async (records) => {
+    for (const record of records) {
+      const event = JSON.parse(record.value.toString()) as SecurityEvent;
+      if (seen.has(event.id)) continue;
+      seen.add(event.id);
+      console.log(formatEvent(event));
+    }
+  });
+  log.debug('printing events');
+  return consumer;
+}
+
+const SEVERITY_MARK: Record<string, string> = { low: '.', medium: '*', high: '!', critical: '!!' };
+
+export function formatEvent(e: SecurityEvent): string {
+  const m = e.metadata as { mmsi?: number; vessel_name?: string | null; dwell_minutes?: number };
+  const vessel = `${m.vessel_name ?? 'unknown'} (${m.mmsi ?? '?'})`;
+  const dwell = m.dwell_minutes ? ` dwell ${m.dwell_minutes} min` : '';
+  return `${e.timestamp.slice(11, 19)} ${(SEVERITY_MARK[e.severity] ?? '').padEnd(2)} ${e.severity.padEnd(8)} ${e.type.padEnd(16)} ${(e.location.zone ?? '').padEnd(26)} ${vessel}${dwell}`;
+}
+
+function printBanner(service: RunningService, key: string): void {
+  console.log(
+    [
+      '',
+      `Port Security Service demo: ${service.url}`,
+      `  demo API key (admin, 1 day): ${key}`,
+      `  zones:  curl -H "Authorization: Bearer ${key}" ${service.url}/v1/maritime/zones`,
+      `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
+      `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}); events as they happen:`,
+      '',
+      'event time  severity  type             zone                       vessel',
+    ].join('\n'),
+  );
+}

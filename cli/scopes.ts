@@ -1,0 +1,17 @@
+import { openApiDocument, scopeTable } from '../api/http/openapi.ts';
+import { apiRoutes } from '../api/v1.ts';
+import { loadConfig } from '../platform/config.ts';
+import { FEATURES } from './features.ts';
+
+/** Prints the scope table of every /v1 endpoint (the README's table comes from here). */
+export async function scopesCommand(): Promise<number> {
+  console.log(scopeTable(apiRoutes(FEATURES, loadConfig())));
+  return 0;
+}
+
+/** Prints the OpenAPI 3.1 document served at /v1/openapi.json. */
+export async function openApiCommand(): Promise<number> {
+  const config = loadConfig();
+  console.log(JSON.stringify(openApiDocument(apiRoutes(FEATURES, config), config), null, 2));
+  return 0;
+}

@@ -1,0 +1,17 @@
+import { loadConfig } from '../platform/config.ts';
+import { KafkaAdmin } from '../platform/kafka.ts';
+import { createLogger } from '../platform/log.ts';
+import { topicSpecs } from '../platform/topics.ts';
+
+export async function topicsCommand(): Promise<number> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const admin = new KafkaAdmin({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log });
+  try {
+    const created = await admin.ensureTopics(topicSpecs(config.topicPrefix));
+    log.info({ created }, created.length ? 'topics created' : 'all topics exist');
+  } finally {
+    await admin.close();
+  }
+  return 0;
+}

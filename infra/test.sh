@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`): set-up, type-check, lint, then every test (unit, integration,
+# end-to-end) with a coverage report in coverage/. Integration tests talk to the real Kafka and PostGIS.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash infra/deps.sh
+# Start the stack only when no addresses are configured (Docker users and CI services set them).
+if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
+  if ! docker info >/dev/null 2>&1; then bash infra/stack.sh up; fi
+fi
+echo "test.sh: type-check"; npx tsc --noEmit
+echo "test.sh: lint"; npx eslint .
+echo "test.sh: tests with coverage"; npx vitest run --coverage "$@"

@@ -1,0 +1,122 @@
+// The streaming AIS path of one source, stage by stage:
+//   bytes -> lines (CR, LF, CRLF, across chunks) -> decoder (one per source: fragments, tag blocks)
+//   -> records (validated, keyed by MMSI; rejects -> dead letter) -> outbox (batched, acknowledged).
+// It is a Writable stream, so `socket.pipe(channel)` gives back-pressure for free: while the outbox is
+// behind, the write callback waits, the channel's buffer fills, and pipe() pauses the socket.
+import { Writable } from 'node:stream';
+import type { OutRecord } from '../platform/kafka.ts';
+import type { AisRecords } from './ais-records.ts';
+import { AisTally } from './ais-records.ts';
+import { createAisDecoder, createLineSplitter, type AisDecoder, type LineSplitter } from './ais/index.ts';
+import { ingestMetrics } from './metrics.ts';
+import type { Outbox } from './outbox.ts';
+
+export interface AisChannelOptions {
+  /** The feed's name: `source` of every report and dead letter. */
+  source: string;
+  /** Metric label: tcp, udp, replay, raw, http. */
+  kind: string;
+  outbox: Outbox;
+  records: AisRecords;
+  strictTagBlocks: boolean;
+  fragmentTimeoutMs: number;
+  now?: () => number;
+}
+
+export class AisChannel extends Writable {
+  readonly source: string;
+  readonly #opts: AisChannelOptions;
+  readonly #decoder: AisDecoder;
+  readonly #splitter: LineSplitter = createLineSplitter();
+  readonly #tally = new AisTally();
+  readonly #expiry: NodeJS.Timeout;
+  /** Added to the clock at the end of input, so every incomplete message expires at once. */
+  #clockOffset = 0;
+  #waiting = false;
+
+  constructor(opts: AisChannelOptions) {
+    super({ highWaterMark: 64 * 1024, decodeStrings: false });
+    this.#opts = opts;
+    this.source = opts.source;
+    const now = opts.now ?? Date.now;
+    this.#decoder = createAisDecoder({
+      source: opts.source,
+      now: () => now() + this.#clockOffset,
+      strictTagBlocks: opts.strictTagBlocks,
+      fragmentTimeoutMs: opts.fragmentTimeoutMs,
+    });
+    // Fragments whose partners never come are dead-lettered even when the feed goes quiet.
+    this.#expiry = setInterval(() => this.#expire(), Math.max(50, opts.fragmentTimeoutMs / 2));
+    this.#expiry.unref();
+    this.once('close', () => clearInterval(this.#expiry));
+  }
+
+  /** True while the channel holds a chunk back because the producer is behind. */
+  get waiting(): boolean {
+    return this.#waiting;
+  }
+
+  /** Incomplete multi-sentence messages held by the decoder. */
+  get pendingFragments(): number {
+    return this.#decoder.pendingGroups;
+  }
+
+  /** Decodes a complete unit of input (a UDP datagram, an HTTP body): no partial line is carried over. */
+  ingestComplete(text: string): void {
+    this.#ingest([...this.#splitter.push(text), ...this.#splitter.flush()]);
+  }
+
+  /**
+   * The connection that fed this channel ended: its unterminated last line is decoded now (a truncated
+   * sentence is dead-lettered, never silently dropped) instead of being joined to the next connection's
+   * first line.
+   */
+  endOfConnection(): void {
+    this.#ingest(this.#splitter.flush());
+  }
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    // latin1 maps every byte to one character: split multi-byte garbage cannot throw or merge lines.
+    this.#ingest(this.#splitter.push(typeof chunk === 'string' ? chunk : chunk.toString('latin1')));
+    if (this.#opts.outbox.writable) {
+      callback();
+      return;
+    }
+    this.#waiting = true;
+    ingestMetrics.paused.set({ source: this.source }, 1);
+    this.#opts.outbox.once('drain', () => {
+      this.#waiting = false;
+      ingestMetrics.paused.set({ source: this.source }, 0);
+      callback();
+    });
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.#ingest(this.#splitter.flush());
+    this.#clockOffset = this.#opts.fragmentTimeoutMs + 1;
+    this.#expire();
+    clearInterval(this.#expiry);
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    clearInterval(this.#expiry);
+    callback(error);
+  }
+
+  #ingest(lines: string[]): void {
+    if (lines.length === 0) return;
+    const out: OutRecord[] = [];
+    for (const line of lines) this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
+    this.#tally.lines += lines.length;
+    this.#tally.publish(this.#opts.kind);
+    void this.#opts.outbox.add(out);
+  }
+
+  #expire(): void {
+    const out: OutRecord[] = [];
+    this.#opts.records.appendRecords(this.#decoder.expire(), out, this.#tally);
+    this.#tally.publish(this.#opts.kind);
+    void this.#opts.outbox.add(out);
+  }
+}

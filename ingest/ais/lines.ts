@@ -1,0 +1,54 @@
+// Splits a character stream (TCP, UDP, file) into lines. Real AIS feeds mix CR, CRLF and LF, and a CR
+// can end one chunk while its LF starts the next. A source that never sends a line break cannot grow
+// memory: a partial line longer than `maxLineLength` is handed on as it is (the decoder rejects it).
+
+export interface LineSplitter {
+  /** Returns the complete, non-empty lines in `chunk` (plus any carried over from earlier chunks). */
+  push(chunk: string): string[];
+  /** Returns the unterminated rest, if any, and resets. */
+  flush(): string[];
+}
+
+export const DEFAULT_MAX_LINE_LENGTH = 8192;
+
+export function createLineSplitter(maxLineLength = DEFAULT_MAX_LINE_LENGTH): LineSplitter {
+  let rest = '';
+  let skipLineFeed = false;
+
+  function emit(lines: string[], line: string): void {
+    if (line.length > 0) lines.push(line);
+  }
+
+  return {
+    push(chunk: string): string[] {
+      const lines: string[] = [];
+      if (chunk.length === 0) return lines;
+      let start = skipLineFeed && chunk.charCodeAt(0) === 10 ? 1 : 0;
+      skipLineFeed = false;
+      for (let i = start; i < chunk.length; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c !== 10 && c !== 13) continue;
+        emit(lines, rest + chunk.slice(start, i));
+        rest = '';
+        if (c === 13) {
+          if (i + 1 === chunk.length) skipLineFeed = true;
+          else if (chunk.charCodeAt(i + 1) === 10) i++;
+        }
+        start = i + 1;
+      }
+      rest += chunk.slice(start);
+      if (rest.length > maxLineLength) {
+        emit(lines, rest);
+        rest = '';
+      }
+      return lines;
+    },
+    flush(): string[] {
+      const lines: string[] = [];
+      emit(lines, rest);
+      rest = '';
+      skipLineFeed = false;
+      return lines;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Gate readings: validate one input item against schemas/gate-reading.ts, add the findings the gate
+// processor needs, and build its gate.readings record (key: gate) or its dead-letter record.
+import type { OutRecord } from '../../platform/kafka.ts';
+import type { TopicId } from '../../platform/topics.ts';
+import { gateReadingSchema, type GateFinding, type GateReading, type GateReadingRecord } from '../../schemas/gate-reading.ts';
+import { deadLetter } from '../dead-letter.ts';
+import type { ValueEncoder } from '../encoding.ts';
+import { compileSchema, describeErrors } from '../validation.ts';
+import { checkContainerId } from './iso6346.ts';
+
+const validateReading = compileSchema<GateReading>(gateReadingSchema);
+
+export function findingsOf(reading: GateReading): GateFinding[] {
+  const id = reading.container?.id;
+  if (id === undefined) return [];
+  switch (checkContainerId(id)) {
+    case 'valid':
+      return [];
+    case 'check_digit_invalid':
+      return ['container_check_digit_invalid'];
+    case 'malformed':
+      return ['container_id_malformed'];
+  }
+}
+
+export type GateOutcome =
+  | { accepted: true; record: OutRecord; reading: GateReadingRecord }
+  | { accepted: false; record: OutRecord; reason: 'reading_invalid' | 'invalid_json'; detail: string };
+
+export interface GateContext {
+  topics: Record<TopicId, string>;
+  encoder: ValueEncoder;
+  source: string;
+  now: () => number;
+}
+
+/** One item: a parsed JSON value (HTTP) or the text of a raw-topic record. Never throws. */
+export function processGateItem(item: unknown, ctx: GateContext): GateOutcome {
+  const at = new Date(ctx.now()).toISOString();
+  let value = item;
+  if (typeof item === 'string') {
+    try {
+      value = JSON.parse(item);
+    } catch (err) {
+      return reject(ctx, item, at, 'invalid_json', `not JSON: ${(err as Error).message}`);
+    }
+  }
+  if (!validateReading(value)) return reject(ctx, rawText(item), at, 'reading_invalid', describeErrors(validateReading.errors));
+  const reading: GateReadingRecord = { ...value, source: ctx.source, received_at: at, findings: findingsOf(value) };
+  const record: OutRecord = { topic: ctx.topics.gateReadings, key: value.gate, value: ctx.encoder.encode('gateReadings', reading) };
+  return { accepted: true, record, reading };
+}
+
+function reject(ctx: GateContext, raw: string, at: string, reason: 'reading_invalid' | 'invalid_json', detail: string): GateOutcome {
+  const letter = deadLetter({ feed: 'gate', raw: [raw], source: ctx.source, reason, detail, at });
+  return { accepted: false, reason, detail, record: { topic: ctx.topics.deadLetter, key: ctx.source, value: ctx.encoder.encode('deadLetter', letter) } };
+}
+
+function rawText(item: unknown): string {
+  if (typeof item === 'string') return item;
+  try {
+    return JSON.stringify(item) ?? String(item);
+  } catch {
+    return String(item);
+  }
+}

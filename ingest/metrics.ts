@@ -1,0 +1,22 @@
+// Every ingest metric, registered once in the process registry (served at /metrics).
+// Hot paths count per chunk or per batch, never per record, so metrics cost nothing measurable.
+import { counter, gauge, histogram } from '../platform/metrics.ts';
+
+export const ingestMetrics = {
+  sentences: counter('pss_ingest_sentences_total', 'Input lines (NMEA sentences, gate readings) taken in, by source kind.', ['kind']),
+  produced: counter('pss_ingest_records_total', 'Records acknowledged by Kafka, by topic.', ['topic']),
+  rejected: counter('pss_ingest_rejected_total', 'Input rejected to the dead-letter topic, by reason.', ['reason']),
+  skipped: counter('pss_ingest_skipped_total', 'Valid input deliberately not published (not AIS, unsupported message type), by reason.', ['reason']),
+  dropped: counter('pss_ingest_udp_dropped_total', 'UDP datagrams dropped because the producer was behind, by source.', ['source']),
+  sendFailures: counter('pss_ingest_send_failures_total', 'Kafka sends that failed and were retried.'),
+  queued: gauge('pss_ingest_queued_records', 'Records held by the ingest producer and not yet acknowledged.'),
+  paused: gauge('pss_ingest_source_paused', '1 while a source is paused because the producer is behind.', ['source']),
+  connected: gauge('pss_ingest_source_connected', '1 while a TCP source is connected.', ['source']),
+  connects: counter('pss_ingest_source_connects_total', 'TCP source connection attempts, by source and outcome.', ['source', 'outcome']),
+  ackSeconds: histogram('pss_ingest_batch_ack_seconds', 'Time from handing a batch to Kafka until it is acknowledged.', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30]),
+};
+
+/** Adds `n` to a labelled counter once per chunk instead of once per item. */
+export function countBy<T extends string>(tally: Map<T, number>, key: T, n = 1): void {
+  tally.set(key, (tally.get(key) ?? 0) + n);
+}

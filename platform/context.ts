@@ -1,0 +1,21 @@
+import type { Config } from './config.ts';
+import type { KafkaOptions, KafkaProducer } from './kafka.ts';
+import type { Logger } from './log.ts';
+import type { Pool } from './postgres.ts';
+import type { TopicId } from './topics.ts';
+
+/** What every role gets at start-up: settings, logging, the shared Postgres pool and Kafka access. */
+export interface ServiceContext {
+  config: Config;
+  log: Logger;
+  pool: Pool;
+  kafka: KafkaOptions;
+  topics: Record<TopicId, string>;
+  producer: KafkaProducer;
+}
+
+/** A running part of the service; `stop` finishes in-flight work and releases resources. */
+export interface RunningRole {
+  name: string;
+  stop(): Promise<void>;
+}

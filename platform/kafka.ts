@@ -1,0 +1,484 @@
+// The one module that talks to a Kafka client library (@platformatic/kafka; see the README's design notes
+// for the benchmark that chose it). Everything else uses these small types, so the client can be swapped.
+import {
+  Admin,
+  Consumer,
+  Producer,
+  compatibilityPartitioner,
+  stringDeserializer,
+  stringSerializer,
+  type Message,
+  type MessagesStream,
+} from '@platformatic/kafka';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from './log.ts';
+import type { TopicSpec } from './topics.ts';
+import { withDeadline } from './deadline.ts';
+
+export interface OutRecord {
+  topic: string;
+  key?: string;
+  value: string | Buffer;
+  headers?: Record<string, string>;
+  /** Milliseconds since the epoch; defaults to the append time. */
+  timestamp?: number;
+}
+
+export interface InRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  key: string | undefined;
+  value: Buffer;
+  headers: Record<string, string>;
+  timestamp: number;
+}
+
+export interface KafkaOptions {
+  brokers: string[];
+  clientId: string;
+  log: Logger;
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Largest batch handed to the handler at once. */
+  maxBatch?: number;
+  /** How long to wait for a batch to fill before handing over what there is. */
+  lingerMs?: number;
+  /** Where a group without committed offsets starts. */
+  startAt?: 'earliest' | 'latest';
+}
+
+/** A record a handler has read but not finished with (e.g. the first fragment of a message). */
+export interface HeldRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+}
+
+/**
+ * Handles one batch. Offsets are committed only after it resolves, so effects must be durable (or
+ * idempotent) by then. A rejection means "try this batch again later": the consumer pauses, backs off and
+ * redelivers; records that can never succeed must be dead-lettered by the handler, not thrown.
+ * A handler that keeps records in memory across batches returns, each time, the oldest record it still
+ * holds per partition: commits then stop below it, so a crash or rebalance re-reads it.
+ */
+export type BatchHandler = (records: InRecord[]) => Promise<void | Iterable<HeldRecord>>;
+
+const byteSerializers = {
+  key: stringSerializer,
+  value: (v?: string | Buffer) => (v === undefined ? undefined : typeof v === 'string' ? Buffer.from(v) : v),
+  headerKey: stringSerializer,
+  headerValue: stringSerializer,
+};
+
+const byteDeserializers = {
+  key: stringDeserializer,
+  value: (v?: Buffer) => v,
+  headerKey: stringDeserializer,
+  headerValue: stringDeserializer,
+};
+
+/**
+ * An idempotent producer (acks=all) that keeps exactly one produce request in flight: @platformatic/kafka
+ * 1.x assigns idempotence sequence numbers when a response arrives, so parallel sends to one partition
+ * reuse them and the broker drops or refuses records (measured: see the README's Kafka client notes).
+ * Records handed in while a request is in flight are coalesced into the next one, so throughput comes
+ * from batching, not concurrency. Keys are placed with the Java client's murmur2 partitioner, so our
+ * records and those of other producers with the same key share a partition.
+ */
+export class KafkaProducer {
+  readonly #producer: Producer<string, string | Buffer, string, string>;
+  #queued: { records: OutRecord[]; waiters: { resolve: () => void; reject: (err: unknown) => void }[] } | undefined;
+  #inFlight: Promise<void> | undefined;
+
+  constructor(opts: KafkaOptions) {
+    this.#producer = new Producer({
+      clientId: `${opts.clientId}-producer`,
+      bootstrapBrokers: opts.brokers,
+      serializers: byteSerializers,
+      idempotent: true,
+      acks: -1,
+      retries: 10,
+      retryDelay: 250,
+      autocreateTopics: false,
+      partitioner: compatibilityPartitioner,
+    });
+  }
+
+  /** Resolves once every record is acknowledged by all in-sync replicas. */
+  send(records: OutRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#queued ??= { records: [], waiters: [] };
+      for (const r of records) this.#queued.records.push(r);
+      this.#queued.waiters.push({ resolve, reject });
+      if (!this.#inFlight) this.#inFlight = this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queued) {
+      const batch = this.#queued;
+      this.#queued = undefined;
+      try {
+        for (const chunk of requestSized(batch.records)) await this.#producer.send({ messages: chunk.map(toMessage) });
+        for (const w of batch.waiters) w.resolve();
+      } catch (err) {
+        for (const w of batch.waiters) w.reject(err);
+      }
+    }
+    this.#inFlight = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.#inFlight;
+    await this.#producer.close();
+  }
+}
+
+/**
+ * One produce request per chunk of at most REQUEST_BYTES of values: a request holds one record batch per
+ * partition, and a batch over the broker's message.max.bytes (1 MiB by default) is refused outright, which
+ * would fail the same send on every retry.
+ */
+const REQUEST_BYTES = 512 * 1024;
+
+function* requestSized(records: OutRecord[]): Generator<OutRecord[]> {
+  let chunk: OutRecord[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = (typeof r.value === 'string' ? Buffer.byteLength(r.value) : r.value.length) + (r.key?.length ?? 0) + 64;
+    if (chunk.length > 0 && bytes + size > REQUEST_BYTES) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(r);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+function toMessage(r: OutRecord) {
+  return { topic: r.topic, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp) };
+}
+
+type Stream = MessagesStream<string, Buffer, string, string>;
+type Msg = Message<string, Buffer, string, string>;
+
+/** Waits for the next record, or for the stream to fail or close; `wake` is idempotent. */
+class StreamFeed {
+  readonly pending: Msg[] = [];
+  failure: Error | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(readonly stream: Stream, maxBatch: number) {
+    stream.on('data', (message) => {
+      this.pending.push(message);
+      if (this.pending.length >= maxBatch) stream.pause();
+      this.#notify();
+    });
+    stream.on('error', (err) => {
+      this.failure = err;
+      this.#notify();
+    });
+    stream.on('close', () => {
+      this.failure ??= new Error('the consumer stream closed');
+      this.#notify();
+    });
+  }
+
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => (this.#wake = resolve));
+  }
+
+  wake(): void {
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
+export class KafkaConsumer {
+  readonly #consumer: Consumer<string, Buffer, string, string>;
+  readonly #opts: Required<ConsumerOptions>;
+  readonly #log: Logger;
+  readonly #stopping = new AbortController();
+  #feed: StreamFeed | undefined;
+  #done: Promise<void> | undefined;
+
+  constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
+    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', ...opts };
+    this.#log = kafka.log.child({ consumer: opts.groupId });
+    this.#consumer = new Consumer({
+      clientId: `${kafka.clientId}-${opts.groupId}`,
+      bootstrapBrokers: kafka.brokers,
+      groupId: opts.groupId,
+      deserializers: byteDeserializers,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      rebalanceTimeout: 20_000,
+      retries: true,
+      retryDelay: 500,
+      autocommit: false,
+      maxWaitTime: 100,
+    });
+  }
+
+  /**
+   * Called whenever this member (re)joins its group, i.e. its partitions may have changed. Holders of
+   * per-partition state drop their caches here and reload what they own from durable storage.
+   */
+  onRebalance(listener: () => void): void {
+    this.#consumer.on('consumer:group:join', () => listener());
+  }
+
+  /** Starts consuming; `stop` drains the in-flight batch. */
+  async run(handler: BatchHandler): Promise<void> {
+    this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+    this.#done = this.#loop(handler);
+  }
+
+  #open(): Promise<Stream> {
+    return this.#consumer.consume({
+      topics: this.#opts.topics,
+      autocommit: false,
+      mode: 'committed',
+      fallbackMode: this.#opts.startAt,
+      highWaterMark: this.#opts.maxBatch * 2,
+    });
+  }
+
+  async #loop(handler: BatchHandler): Promise<void> {
+    const stopping = this.#stopping.signal;
+    let reopenAttempt = 0;
+    while (!stopping.aborted) {
+      const feed = this.#feed as StreamFeed;
+      if (feed.pending.length === 0 && feed.failure === undefined) {
+        await feed.wait();
+        if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
+      }
+      if (stopping.aborted) break;
+      if (feed.failure !== undefined && feed.pending.length === 0) {
+        // The client gave up on this stream (e.g. a committed offset fell out of retention): open a new
+        // one, which resumes from the committed offsets, rather than stalling the partitions for good.
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(reopenAttempt++, 6));
+        this.#log.error({ err: feed.failure, retry_in_ms: delay }, 'kafka consumer stream failed; reopening');
+        await feed.stream.close().catch(() => undefined);
+        await this.#sleep(delay);
+        if (stopping.aborted) break;
+        try {
+          if (isOffsetOutOfRange(feed.failure)) await this.#resetOutOfRange();
+          this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+        } catch (err) {
+          this.#log.error({ err }, 'kafka consumer stream could not be reopened');
+        }
+        continue;
+      }
+      reopenAttempt = 0;
+      const batch = feed.pending.splice(0, this.#opts.maxBatch);
+      if (batch.length === 0) continue;
+      const held = await this.#handleUntilDone(batch, handler);
+      await this.#commit(batch, held);
+      if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();
+    }
+  }
+
+  /**
+   * What Kafka's auto.offset.reset does: a committed offset outside a partition's log (its records were
+   * deleted by retention while the group was away) is moved to the log's start or end, per `startAt`, so
+   * the group reads on instead of failing the same fetch forever. Other partitions keep their offsets.
+   */
+  async #resetOutOfRange(): Promise<void> {
+    const topics = this.#opts.topics;
+    const earliest = await this.#consumer.listOffsets({ topics, timestamp: -2n });
+    const latest = await this.#consumer.listOffsets({ topics, timestamp: -1n });
+    const committed = await this.#consumer.listCommittedOffsets({
+      topics: topics.map((topic) => ({ topic, partitions: (earliest.get(topic) ?? []).map((_, i) => i) })),
+    });
+    const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    for (const topic of topics) {
+      const starts = earliest.get(topic) ?? [];
+      const ends = latest.get(topic) ?? [];
+      (committed.get(topic) ?? []).forEach((offset, partition) => {
+        const start = starts[partition] ?? 0n;
+        const end = ends[partition] ?? 0n;
+        if (offset >= 0n && (offset < start || offset > end)) {
+          offsets.push({ topic, partition, offset: this.#opts.startAt === 'earliest' ? start : end, leaderEpoch: -1 });
+        }
+      });
+    }
+    if (offsets.length === 0) return;
+    this.#log.warn({ reset: offsets.map((o) => ({ ...o, offset: String(o.offset) })) }, 'committed offsets outside the log; reset');
+    await this.#consumer.commit({ offsets });
+  }
+
+  /** Sleeps, returning early when the consumer is stopped. */
+  async #sleep(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
+  }
+
+  async #handleUntilDone(batch: Msg[], handler: BatchHandler): Promise<Map<string, bigint>> {
+    const records = batch.map(toInRecord);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const held = new Map<string, bigint>();
+        for (const r of (await handler(records)) ?? []) {
+          const key = partitionKey(r.topic, r.partition);
+          const known = held.get(key);
+          if (known === undefined || r.offset < known) held.set(key, r.offset);
+        }
+        return held;
+      } catch (err) {
+        const delay = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
+        this.#log.warn({ err, attempt, delay_ms: delay, records: records.length }, 'batch failed; retrying');
+        await this.#sleep(delay);
+        if (this.#stopping.signal.aborted) throw new Error('consumer stopped before the batch succeeded; it will be redelivered');
+      }
+    }
+  }
+
+  /** Commits past the last record of each partition in the batch, or only up to the oldest held one. */
+  async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
+    const next = new Map<string, { topic: string; partition: number; offset: bigint }>();
+    for (const m of batch) next.set(partitionKey(m.topic, m.partition), { topic: m.topic, partition: m.partition, offset: m.offset + 1n });
+    const offsets = [...next].map(([key, o]) => {
+      const limit = held.get(key);
+      return { ...o, offset: limit !== undefined && limit < o.offset ? limit : o.offset, leaderEpoch: -1 };
+    });
+    try {
+      await withDeadline(this.#consumer.commit({ offsets }), COMMIT_DEADLINE_MS);
+    } catch (err) {
+      // A rebalance moved a partition away, or the broker is gone: the partition's next owner re-processes
+      // from the last commit, which is safe because every effect is idempotent.
+      this.#log.warn({ err, offsets: offsets.map((o) => `${o.topic}/${o.partition}@${o.offset}`) }, 'offset commit failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.#feed?.stream.resume();
+    this.#feed?.wake();
+    await this.#done?.catch((err) => this.#log.warn({ err }, 'consumer stopped with an unfinished batch'));
+    try {
+      await this.#feed?.stream.close();
+    } catch {
+      // Already closed by the client after a fatal error.
+    }
+    const closed = new Promise<void>((resolve, reject) => this.#consumer.close(true, (err) => (err ? reject(err) : resolve())));
+    await withDeadline(closed, COMMIT_DEADLINE_MS).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
+  }
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
+
+function isOffsetOutOfRange(err: unknown): boolean {
+  const e = err as { apiId?: string; errors?: unknown[]; aggregateErrors?: unknown[] } | undefined;
+  if (e === undefined || e === null) return false;
+  if (e.apiId === 'OFFSET_OUT_OF_RANGE') return true;
+  return [...(e.errors ?? []), ...(e.aggregateErrors ?? [])].some(isOffsetOutOfRange);
+}
+
+/** An offset commit (or close) that cannot finish within this long is abandoned: the commit is only an optimisation of replay. */
+const COMMIT_DEADLINE_MS = 5_000;
+
+function toInRecord(m: Msg): InRecord {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of m.headers) headers[k] = v;
+  return {
+    topic: m.topic,
+    partition: m.partition,
+    offset: m.offset,
+    key: m.key,
+    value: m.value,
+    headers,
+    timestamp: Number(m.timestamp),
+  };
+}
+
+export class KafkaAdmin {
+  readonly #admin: Admin;
+
+  constructor(opts: KafkaOptions, timeoutMs = 5_000) {
+    this.#admin = new Admin({
+      clientId: `${opts.clientId}-admin`,
+      bootstrapBrokers: opts.brokers,
+      timeout: timeoutMs,
+      retries: 0,
+    });
+  }
+
+  /** A real metadata round trip to the cluster; rejects when no broker answers. */
+  async ping(): Promise<void> {
+    await this.#admin.metadata({ topics: [], forceUpdate: true });
+  }
+
+  /** Creates the topics that do not exist yet; existing ones are left as they are. */
+  async ensureTopics(specs: TopicSpec[]): Promise<string[]> {
+    const existing = new Set(await this.#admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.name));
+    for (const spec of missing) {
+      try {
+        await this.#admin.createTopics({
+          topics: [spec.name],
+          partitions: spec.partitions,
+          replicas: 1,
+          configs: Object.entries(spec.config).map(([name, value]) => ({ name, value })),
+        });
+      } catch (err) {
+        // Another instance created it between the list and the create.
+        if (!String((err as Error).message).match(/already exists/i) && !hasCode(err, 36)) throw err;
+      }
+    }
+    await this.#untilWritable(missing);
+    return missing.map((s) => s.name);
+  }
+
+  /** A new topic names its leaders before they accept writes; wait until every partition answers. */
+  async #untilWritable(specs: TopicSpec[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const spec of specs) {
+      const partitions = Array.from({ length: spec.partitions }, (_, i) => ({ partitionIndex: i, timestamp: -1n }));
+      for (;;) {
+        try {
+          await this.#admin.listOffsets({ topics: [{ name: spec.name, partitions }] });
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+          await sleep(100);
+        }
+      }
+    }
+  }
+
+  /** The next offset to be written on each partition of a topic (its end): what a reader has to reach to be current. */
+  async endOffsets(topic: string): Promise<Map<number, bigint>> {
+    const metadata = await this.#admin.metadata({ topics: [topic], forceUpdate: true });
+    const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+    const partitions = Array.from({ length: count }, (_, i) => ({ partitionIndex: i, timestamp: -1n }));
+    const [listed] = await this.#admin.listOffsets({ topics: [{ name: topic, partitions }] });
+    return new Map((listed?.partitions ?? []).map((p) => [p.partitionIndex, p.offset]));
+  }
+
+  async deleteTopics(names: string[]): Promise<void> {
+    if (names.length > 0) await this.#admin.deleteTopics({ topics: names });
+  }
+
+  async close(): Promise<void> {
+    await this.#admin.close();
+  }
+}
+
+function hasCode(err: unknown, code: number): boolean {
+  const errors = (err as { errors?: unknown[] }).errors ?? [];
+  return errors.some((e) => (e as { apiCode?: number }).apiCode === code || hasCode(e, code));
+}

@@ -1,0 +1,47 @@
+import type { Pool } from './postgres.ts';
+import { KafkaAdmin, type KafkaOptions } from './kafka.ts';
+import { withDeadline } from './deadline.ts';
+
+export interface DependencyStatus {
+  ok: boolean;
+  latency_ms: number;
+  error?: string;
+}
+
+export type ReadinessCheck = () => Promise<void>;
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** Runs every check concurrently, each bounded by a timeout, and reports per dependency. */
+export async function checkReadiness(checks: Record<string, ReadinessCheck>): Promise<{ ready: boolean; checks: Record<string, DependencyStatus> }> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      const started = performance.now();
+      try {
+        await withDeadline(check(), CHECK_TIMEOUT_MS);
+        return [name, { ok: true, latency_ms: Math.round(performance.now() - started) }] as const;
+      } catch (err) {
+        return [name, { ok: false, latency_ms: Math.round(performance.now() - started), error: (err as Error).message }] as const;
+      }
+    }),
+  );
+  return { ready: entries.every(([, s]) => s.ok), checks: Object.fromEntries(entries) };
+}
+
+export function postgresCheck(pool: Pool): ReadinessCheck {
+  return async () => {
+    await pool.query('SELECT 1');
+  };
+}
+
+/** Uses a fresh admin connection per probe, so a restarted broker is seen again without restarting the service. */
+export function kafkaCheck(opts: KafkaOptions): ReadinessCheck {
+  return async () => {
+    const admin = new KafkaAdmin(opts, CHECK_TIMEOUT_MS);
+    try {
+      await admin.ping();
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+  };
+}

@@ -1,0 +1,54 @@
+import type { Pool, PoolClient } from '../../../platform/postgres.ts';
+import type { VesselState } from '../rules/vessel-state.ts';
+
+/**
+ * Durable per-vessel zone state. Only vessels that are in, near or recently out of a zone have a row;
+ * the processor writes a vessel's row in the same transaction as the events its state change caused.
+ */
+export async function loadVesselStates(pool: Pool, mmsis: number[]): Promise<Map<number, VesselState>> {
+  const out = new Map<number, VesselState>();
+  if (mmsis.length === 0) return out;
+  const { rows } = await pool.query<{ mmsi: number; state: VesselState }>(
+    'SELECT mmsi, state FROM maritime_vessel_state WHERE mmsi = ANY($1::int[])',
+    [mmsis],
+  );
+  for (const row of rows) out.set(row.mmsi, row.state);
+  return out;
+}
+
+/**
+ * Upserts states that still track a zone and deletes those that track none. A stored state is replaced
+ * only by one at least as new: an instance that lost a partition in a rebalance may still finish a batch
+ * of older reports, and must not overwrite what the new owner wrote since.
+ */
+export async function saveVesselStates(client: PoolClient, states: VesselState[]): Promise<void> {
+  const kept = states.filter((s) => s.zones.length > 0);
+  const dropped = states.filter((s) => s.zones.length === 0);
+  if (kept.length > 0) {
+    await client.query(
+      `INSERT INTO maritime_vessel_state (mmsi, state, last_seen_at)
+       SELECT (s->>'mmsi')::int, s, to_timestamp((s->>'last_seen_at')::double precision / 1000)
+         FROM jsonb_array_elements($1::jsonb) AS s
+       ON CONFLICT (mmsi) DO UPDATE SET state = EXCLUDED.state, last_seen_at = EXCLUDED.last_seen_at, updated_at = now()
+       WHERE maritime_vessel_state.last_seen_at <= EXCLUDED.last_seen_at`,
+      [JSON.stringify(kept)],
+    );
+  }
+  if (dropped.length > 0) {
+    await client.query(
+      `DELETE FROM maritime_vessel_state AS t
+        USING unnest($1::int[], $2::double precision[]) AS d(mmsi, seen_ms)
+        WHERE t.mmsi = d.mmsi AND t.last_seen_at <= to_timestamp(d.seen_ms / 1000)`,
+      [dropped.map((s) => s.mmsi), dropped.map((s) => s.last_seen_at)],
+    );
+  }
+}
+
+/** States of the vessels that track one zone (inside, in its buffer, or within its reset window). */
+export async function vesselStatesInZone(pool: Pool, zoneId: string): Promise<VesselState[]> {
+  const { rows } = await pool.query<{ state: VesselState }>(
+    `SELECT state FROM maritime_vessel_state WHERE state->'zones' @> $1::jsonb`,
+    [JSON.stringify([{ zone_id: zoneId }])],
+  );
+  return rows.map((r) => r.state);
+}

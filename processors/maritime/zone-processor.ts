@@ -1,0 +1,200 @@
+// The maritime zone processor: a consumer group on ais.positions. Per batch it loads the states of
+// vessels it has not seen since the last rebalance, evaluates (evaluate-batch.ts, pure), stores changed
+// states and new events in one transaction, publishes the new events, and only then lets the consumer
+// commit offsets. A crash anywhere replays the batch into the same state and the same event ids.
+import type { RunningRole, ServiceContext } from '../../platform/context.ts';
+import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
+import { counter, histogram } from '../../platform/metrics.ts';
+import { inTransaction } from '../../platform/postgres.ts';
+import type { VesselPosition } from '../../schemas/ais.ts';
+import { markPublished, publishPending, sendEvents, storeEvents } from '../events/outbox.ts';
+import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
+import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
+import { DEFAULT_ZONE_RULES_CONFIG, type ZoneRulesConfig } from './rules/config.ts';
+import type { VesselState } from './rules/vessel-state.ts';
+import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
+import { followVesselDirectory, VesselDirectory } from './vessel-directory.ts';
+import { ZoneCatalog } from './zone-catalog.ts';
+import { MARITIME_SOURCE_MODULE } from './zone-events.ts';
+
+const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');
+const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
+const futurePositions = counter('pss_maritime_future_positions_total', 'Positions dated too far after their receipt and ignored');
+const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that were not valid JSON');
+const eventsEmitted = counter('pss_events_emitted_total', 'Security events published', ['type']);
+const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+
+/** How often (wall clock) silent vessels are checked and the outbox swept; the silence timeout itself is event time. */
+const HOUSEKEEPING_EVERY_MS = 10_000;
+/** Outbox rows older than this are another batch's failed publish, not one in progress. */
+const STALE_UNPUBLISHED_MS = 30_000;
+
+/**
+ * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
+ * the partitions' own records (watermarks), dropped on every rebalance and after a failed batch.
+ */
+class OwnedVessels {
+  states = new Map<number, VesselState>();
+  /** What was last written per vessel, to skip writes that change nothing durable. */
+  checkpoints = new Map<number, Checkpoint>();
+  /** Position-only changes not written yet (written on a graceful stop, or with the next change). */
+  unwritten = new Map<number, VesselState>();
+  /** Vessels known to have no stored state, so they are not looked up again. */
+  absent = new Set<number>();
+  partitionOf = new Map<number, number>();
+  watermarks = new Map<number, number>();
+
+  watermarkOf = (mmsi: number): number | undefined => {
+    const partition = this.partitionOf.get(mmsi);
+    return partition === undefined ? undefined : this.watermarks.get(partition);
+  };
+}
+
+export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesConfig = DEFAULT_ZONE_RULES_CONFIG): Promise<RunningRole> {
+  const log = ctx.log.child({ role: 'maritime-zones' });
+  const catalog = new ZoneCatalog(ctx.pool, log);
+  await catalog.start();
+  const directory = new VesselDirectory();
+  // Zone evaluation starts once the vessel directory has read what ais.static holds, so authorization by
+  // vessel type works from the first report after a restart.
+  const directoryRole = await followVesselDirectory(ctx, directory);
+  await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
+
+  let owned = new OwnedVessels();
+  let lastHousekeeping = Date.now();
+  let unpublished = false;
+
+  const consumer = new KafkaConsumer(ctx.kafka, {
+    groupId: `${ctx.config.topicPrefix}maritime-zones`,
+    topics: [ctx.topics.aisPositions],
+    maxBatch: 10_000,
+  });
+  consumer.onRebalance(() => {
+    const pending = [...owned.unwritten.values()];
+    owned = new OwnedVessels();
+    // Written late is fine: a stored state is only replaced by one with a newer report (see the store).
+    if (pending.length > 0) void writeStates(pending).catch((err) => log.warn({ err }, 'checkpoint on rebalance failed'));
+  });
+
+  await consumer.run(async (records) => {
+    try {
+      await evaluate(records);
+    } catch (err) {
+      // The in-memory states may be ahead of what was stored: forget them, so the retry of this batch
+      // starts from the durable states and derives the same events again.
+      owned = new OwnedVessels();
+      throw err;
+    }
+  });
+
+  return {
+    name: 'maritime-zones',
+    stop: async () => {
+      await consumer.stop();
+      // A planned restart continues exactly: write what only moved before leaving.
+      await writeStates([...owned.unwritten.values()]).catch((err) =>
+        log.warn({ err }, 'final checkpoint failed; the next owner continues from the last one'),
+      );
+      await directoryRole.stop();
+      await catalog.stop();
+    },
+  };
+
+  function writeStates(states: VesselState[]): Promise<void> {
+    return states.length === 0 ? Promise.resolve() : inTransaction(ctx.pool, (client) => saveVesselStates(client, states));
+  }
+
+  async function evaluate(records: InRecord[]): Promise<void> {
+    const started = performance.now();
+    if (unpublished) {
+      await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
+      unpublished = false;
+    }
+    const items = parsePositions(records);
+    const v = owned;
+    const unknown = new Set<number>();
+    for (const { partition, position } of items) {
+      v.partitionOf.set(position.mmsi, partition);
+      if (!v.states.has(position.mmsi) && !v.absent.has(position.mmsi)) unknown.add(position.mmsi);
+    }
+    const loaded = await loadVesselStates(ctx.pool, [...unknown]);
+    for (const mmsi of unknown) {
+      const state = loaded.get(mmsi);
+      if (state === undefined) {
+        v.absent.add(mmsi);
+        continue;
+      }
+      v.states.set(mmsi, state);
+      v.checkpoints.set(mmsi, { zones: JSON.stringify(state.zones), lastSeenAt: state.last_seen_at });
+    }
+
+    const snapshot = catalog.snapshot;
+    const outcome = evaluatePositions(items, v.states, snapshot, directory, rules);
+    for (const [partition, watermark] of outcome.watermarks) {
+      if (watermark > (v.watermarks.get(partition) ?? 0)) v.watermarks.set(partition, watermark);
+    }
+    let { events, changed } = outcome;
+    const housekeeping = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
+    if (housekeeping) {
+      lastHousekeeping = Date.now();
+      const expired = expireSilent(v.states, v.watermarkOf, snapshot, rules);
+      events = events.concat(expired.events);
+      changed = changed.concat(expired.changed);
+    }
+
+    const due: VesselState[] = [];
+    const written = new Map<number, Checkpoint>();
+    for (const state of changed) {
+      v.absent.delete(state.mmsi);
+      const zones = JSON.stringify(state.zones);
+      if (!needsCheckpoint(state, zones, v.checkpoints.get(state.mmsi), rules)) {
+        v.unwritten.set(state.mmsi, state);
+        continue;
+      }
+      due.push(state);
+      written.set(state.mmsi, { zones, lastSeenAt: state.last_seen_at });
+    }
+    const fresh =
+      due.length === 0 && events.length === 0
+        ? []
+        : await inTransaction(ctx.pool, async (client) => {
+            await saveVesselStates(client, due);
+            return storeEvents(client, events);
+          });
+    for (const [mmsi, checkpoint] of written) {
+      v.checkpoints.set(mmsi, checkpoint);
+      v.unwritten.delete(mmsi);
+    }
+    try {
+      await sendEvents(ctx.producer, ctx.topics.securityEvents, fresh);
+    } catch (err) {
+      // Stored but not on the topic: the retry publishes them from the outbox before anything else.
+      unpublished = true;
+      throw err;
+    }
+    // Only a crash between the send above and this mark can put an event on the topic twice (same id).
+    await markPublished(ctx.pool, fresh.map((e) => e.id));
+    // Events another instance stored and failed to publish before it went away.
+    if (housekeeping) await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE, STALE_UNPUBLISHED_MS);
+
+    positionsEvaluated.inc(items.length);
+    latePositions.inc(outcome.late);
+    futurePositions.inc(outcome.future);
+    for (const e of fresh) eventsEmitted.inc({ type: e.type });
+    batchSeconds.observe((performance.now() - started) / 1000);
+  }
+
+  function parsePositions(records: InRecord[]): PartitionedPosition[] {
+    const out: PartitionedPosition[] = [];
+    for (const record of records) {
+      try {
+        out.push({ partition: record.partition, position: JSON.parse(record.value.toString()) as VesselPosition });
+      } catch {
+        // Ingest validated every record, so this is another producer's mistake; it cannot block the partition.
+        unreadable.inc();
+        log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'unreadable position skipped');
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,48 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { aisRejectReasonSchema } from './ais.ts';
+
+/**
+ * Value of a record on the `ingest.deadletter` topic (key: the source). Every input the ingest cannot
+ * decode or validate ends here with the raw input, where it came from, why, and when (issue 4, "Rejects").
+ */
+
+/** Reasons besides the AIS decoder's own (schemas/ais.ts `aisRejectReasonSchema`). */
+export const INGEST_REJECT_REASONS = [
+  /** A decoded AIS report (decoder output or HTTP `reports` item) that fails its JSON Schema. */
+  'report_invalid',
+  /** A gate reading that fails schemas/gate-reading.ts. */
+  'reading_invalid',
+  /** A record on a raw topic or an HTTP item that is not JSON. */
+  'invalid_json',
+  /** An HTTP item of the wrong kind (e.g. a number where a sentence string belongs). */
+  'item_invalid',
+] as const;
+
+export const deadLetterReasonSchema = {
+  type: 'string',
+  enum: [...aisRejectReasonSchema.enum, ...INGEST_REJECT_REASONS],
+} as const;
+export type DeadLetterReason = FromSchema<typeof deadLetterReasonSchema>;
+
+export const deadLetterSchema = {
+  $id: 'https://schemas.port-security.local/ingest/dead-letter.json',
+  title: 'Rejected ingest input (ingest.deadletter)',
+  type: 'object',
+  additionalProperties: false,
+  required: ['feed', 'raw', 'source', 'reason', 'detail', 'at'],
+  properties: {
+    feed: { type: 'string', enum: ['ais', 'gate'], description: 'Which feed the input belongs to' },
+    raw: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'The input as received: NMEA lines (fragments in order), or the JSON text of one gate reading / report',
+    },
+    source: { type: 'string', minLength: 1, description: 'Feed name (TCP/UDP source, replay file, http:<credential>, raw-topic key)' },
+    station: { type: 'string', minLength: 1, description: 'AIS receiving station from the tag block, when known' },
+    reason: deadLetterReasonSchema,
+    detail: { type: 'string', description: 'Human-readable explanation (which check failed, what was expected)' },
+    at: { type: 'string', format: 'date-time', description: 'When the ingest rejected it' },
+  },
+} as const;
+export type DeadLetter = FromSchema<typeof deadLetterSchema>;

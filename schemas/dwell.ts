@@ -1,0 +1,29 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/** Spec "Dwell response (top-level fields)". `alert_status` adds `escalated` to the values seen. */
+export const dwellResponseSchema = {
+  $id: 'https://pss.local/schemas/dwell-response.json',
+  type: 'object',
+  required: ['zone_id', 'zone_name', 'vessels'],
+  properties: {
+    zone_id: { type: 'string' },
+    zone_name: { type: 'string' },
+    vessels: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['mmsi', 'vessel_name', 'entered_at', 'dwell_minutes', 'authorized', 'alert_status'],
+        properties: {
+          mmsi: { type: 'integer' },
+          vessel_name: { type: ['string', 'null'] },
+          entered_at: { type: 'string', format: 'date-time' },
+          dwell_minutes: { type: 'integer', minimum: 0 },
+          authorized: { type: 'boolean' },
+          alert_status: { type: 'string', enum: ['none', 'active', 'escalated'] },
+        },
+      },
+    },
+  },
+} as const;
+
+export type DwellResponse = FromSchema<typeof dwellResponseSchema>;

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../api/auth/api-keys.ts';
+import { DEMO_ZONES } from '../../cli/demo/copenhagen-port.ts';
+import { FEATURES } from '../../cli/features.ts';
+import { startService, type RunningService } from '../../cli/service.ts';
+import { createAisDecoder } from '../../ingest/ais/index.ts';
+import { KafkaProducer } from '../../platform/kafka.ts';
+import { registry } from '../../platform/metrics.ts';
+import type { SecurityEvent } from '../../schemas/event.ts';
+import { call } from '../support/service.ts';
+import { consumeUntil, testConfig, testKafka, testLog } from '../support/stack.ts';
+
+// The whole path on real data: the Danish Maritime Authority recording of Copenhagen, produced as raw NMEA
+// to ais.raw (as an outside receiver would), decoded by ingest, evaluated against the demo port's zones.
+const RECORDING = fileURLToPath(new URL('../fixtures/ais/real-nmea-dma-copenhagen-oresund.txt', import.meta.url));
+
+/** Position reports with a position in the recording, as the decoder sees them. */
+function positionsIn(lines: string[]): number {
+  const decoder = createAisDecoder({ source: 'count', now: Date.now });
+  return lines.flatMap((line) => decoder.push(line)).filter((r) => r.kind === 'position' && r.lat !== undefined).length;
+}
+
+async function untilEvaluated(n: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const metric = await registry.getSingleMetric('pss_maritime_positions_total')?.get();
+    if ((metric?.values[0]?.value ?? 0) >= n) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the processor did not evaluate ${n} positions within 30 s`);
+}
+
+describe('the real Copenhagen recording against the demo port', () => {
+  let service: RunningService;
+  const producer = new KafkaProducer(testKafka());
+
+  beforeAll(async () => {
+    service = await startService(testConfig(), ['api', 'processors', 'ingest'], testLog, FEATURES);
+    const { pool, config } = service.context;
+    const key = (await createApiKey(pool, config.environment, { name: 'zones', scopes: ['maritime:write'] }, 'test')).key;
+    for (const zone of DEMO_ZONES) {
+      const res = await call(`${service.url}/v1/maritime/zones`, key, { method: 'POST', json: zone });
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await producer.close();
+    await service?.stop();
+  });
+
+  it('raises entries for the vessels the recording places in each zone, and none for authorized ones', async () => {
+    const lines = readFileSync(RECORDING, 'latin1').split(/\r?\n/);
+    const records = [];
+    for (let i = 0; i < lines.length; i += 40) {
+      records.push({ topic: service.context.topics.aisRaw, key: 'dma-copenhagen', value: lines.slice(i, i + 40).join('\n') });
+    }
+    await producer.send(records);
+
+    const wanted: [number, string][] = [
+      [219592000, 'Cruise terminal'], // CROWN OF SCANDINAVIA at the quay
+      [219006221, 'Holmen naval base'], // TINSOLDATEN, canal tour boat
+      [236180000, 'Northern approach channel'],
+      [220492000, 'Middelgrund anchorage'], // RMS COPENHAGEN at anchor
+    ];
+    const entered = (events: SecurityEvent[], mmsi: number, zone: string) =>
+      events.some((e) => e.type === 'zone_entry' && e.metadata.mmsi === mmsi && e.location.zone === zone);
+
+    // Wait until the processor has evaluated every position of the recording, then read every stored
+    // event from the topic, so the absence of an alert below is a finding, not a race.
+    await untilEvaluated(positionsIn(lines));
+    // The test database is shared with other files (some on other topics): count this port's events only.
+    const names = DEMO_ZONES.map((z) => z.name);
+    const { rows } = await service.context.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events WHERE zone = ANY($1::text[])', [names]);
+    const stored = rows[0]!.n;
+    const ofThisPort = (records: { value: Buffer }[]) =>
+      records.map((r) => JSON.parse(r.value.toString()) as SecurityEvent).filter((e) => names.includes(e.location.zone ?? ''));
+    const events = ofThisPort(await consumeUntil(service.context.topics.securityEvents, (seen) => ofThisPort(seen).length >= stored, { timeoutMs: 45_000 }));
+    expect(events.length).toBe(stored);
+
+    for (const [mmsi, zone] of wanted) expect(entered(events, mmsi, zone), `${mmsi} entering ${zone}`).toBe(true);
+    const exclusion = events.find((e) => e.type === 'zone_entry' && e.metadata.mmsi === 219006221)!;
+    expect(exclusion).toMatchObject({ severity: 'critical', requires_action: true });
+    // PILOT MERKUR waits 470 m from the cruise terminal, inside its buffer, and is authorized by MMSI.
+    expect(events.filter((e) => e.metadata.mmsi === 219001061 && e.metadata.alerting === true)).toEqual([]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { jsonEncoder } from '../../../../ingest/encoding.ts';
+import { processGateItem } from '../../../../ingest/gate/readings.ts';
+import { compileSchema } from '../../../../ingest/validation.ts';
+import { topicNames } from '../../../../platform/topics.ts';
+import { deadLetterSchema } from '../../../../schemas/dead-letter.ts';
+import { gateReadingRecordSchema } from '../../../../schemas/gate-reading.ts';
+import { reading } from '../../../support/gate-readings.ts';
+
+const NOW = Date.UTC(2025, 2, 1, 8, 30);
+const ctx = { topics: topicNames(''), encoder: jsonEncoder, source: 'http:key_1', now: () => NOW };
+const validRecord = compileSchema(gateReadingRecordSchema);
+const validLetter = compileSchema(deadLetterSchema);
+
+describe('gate readings', () => {
+  it('accepts a full lane reading, keyed by gate, with source, receive time and no findings', () => {
+    const outcome = processGateItem(reading(), ctx);
+    expect(outcome.accepted).toBe(true);
+    if (!outcome.accepted) return;
+    expect(outcome.record.topic).toBe('gate.readings');
+    expect(outcome.record.key).toBe('gate-north');
+    const value = JSON.parse(String(outcome.record.value));
+    expect(value).toMatchObject({ reading_id: 'rd-0001', source: 'http:key_1', received_at: new Date(NOW).toISOString(), findings: [] });
+    expect(validRecord(value)).toBe(true);
+  });
+
+  it('keeps a container id with a wrong check digit and reports the finding', () => {
+    const outcome = processGateItem(reading({ container: { id: 'CSQU3054384', ocr_confidence: 0.55 } }), ctx);
+    expect(outcome.accepted && outcome.reading.findings).toEqual(['container_check_digit_invalid']);
+  });
+
+  it('reports OCR text that is not an ISO 6346 id as malformed, still accepted', () => {
+    const outcome = processGateItem(reading({ container: { id: 'C5QU3O54' } }), ctx);
+    expect(outcome.accepted && outcome.reading.findings).toEqual(['container_id_malformed']);
+  });
+
+  it('accepts a bobtail (vehicle, no container) and a container-only reading, but not neither', () => {
+    const { container: _c, ...bobtail } = reading();
+    const { vehicle: _v, ...containerOnly } = reading();
+    const { vehicle: _v2, container: _c2, ...nothing } = reading();
+    expect(processGateItem(bobtail, ctx).accepted).toBe(true);
+    expect(processGateItem(containerOnly, ctx).accepted).toBe(true);
+    expect(processGateItem(nothing, ctx).accepted).toBe(false);
+  });
+
+  it('dead-letters a structurally wrong reading with the reason and what is wrong', () => {
+    const bad = { ...reading(), vehicle: { plate: 'X', plate_confidence: 1.7 }, lane: undefined, colour: 'red' };
+    const outcome = processGateItem(bad, ctx);
+    expect(outcome.accepted).toBe(false);
+    if (outcome.accepted) return;
+    expect(outcome.reason).toBe('reading_invalid');
+    expect(outcome.detail).toContain('/lane is required');
+    expect(outcome.detail).toContain('/vehicle/plate_confidence must be <= 1');
+    expect(outcome.detail).toContain('/colour is not an allowed field');
+    expect(outcome.record).toMatchObject({ topic: 'ingest.deadletter', key: 'http:key_1' });
+    const letter = JSON.parse(String(outcome.record.value));
+    expect(validLetter(letter)).toBe(true);
+    expect(letter).toMatchObject({ feed: 'gate', reason: 'reading_invalid', source: 'http:key_1' });
+    expect(JSON.parse(letter.raw[0])).toMatchObject({ colour: 'red' });
+  });
+
+  it('dead-letters raw-topic text that is not JSON as invalid_json, raw text kept', () => {
+    const outcome = processGateItem('{"gate": "g1", ', ctx);
+    expect(outcome.accepted).toBe(false);
+    if (outcome.accepted) return;
+    expect(outcome.reason).toBe('invalid_json');
+    expect(JSON.parse(String(outcome.record.value)).raw).toEqual(['{"gate": "g1", ']);
+  });
+
+  it('checks the image types, URLs and confidences of the spec', () => {
+    expect(processGateItem(reading({ inspection: { images: [{ type: 'roof' as 'front', url: 'https://x.example/1.jpg', captured_at: '2025-03-01T08:29:57Z' }] } }), ctx).accepted).toBe(false);
+    expect(processGateItem(reading({ vehicle: { plate_image_url: 'not a url' } }), ctx).accepted).toBe(false);
+    expect(processGateItem(reading({ container: { seal: { confidence: -0.1 } } }), ctx).accepted).toBe(false);
+    expect(processGateItem(reading({ container: { iso_type: '22g1' } }), ctx).accepted).toBe(false);
+  });
+});
