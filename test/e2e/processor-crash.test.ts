@@ -54,7 +54,7 @@ describe('a processor killed mid-dwell', () => {
 
   async function untilAllPublished(): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events WHERE published_at IS NULL');
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM event_outbox');
       if (rows[0]?.n === 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }

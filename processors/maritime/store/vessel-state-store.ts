@@ -26,10 +26,12 @@ export async function saveVesselStates(client: PoolClient, states: VesselState[]
   const dropped = states.filter((s) => s.zones.length === 0);
   if (kept.length > 0) {
     await client.query(
-      `INSERT INTO maritime_vessel_state (mmsi, state, last_seen_at)
-       SELECT (s->>'mmsi')::int, s, to_timestamp((s->>'last_seen_at')::double precision / 1000)
+      `INSERT INTO maritime_vessel_state (mmsi, state, last_seen_at, zone_ids)
+       SELECT (s->>'mmsi')::int, s, to_timestamp((s->>'last_seen_at')::double precision / 1000),
+              ARRAY(SELECT z->>'zone_id' FROM jsonb_array_elements(s->'zones') AS z)
          FROM jsonb_array_elements($1::jsonb) AS s
-       ON CONFLICT (mmsi) DO UPDATE SET state = EXCLUDED.state, last_seen_at = EXCLUDED.last_seen_at, updated_at = now()
+       ON CONFLICT (mmsi) DO UPDATE
+         SET state = EXCLUDED.state, last_seen_at = EXCLUDED.last_seen_at, zone_ids = EXCLUDED.zone_ids, updated_at = now()
        WHERE maritime_vessel_state.last_seen_at <= EXCLUDED.last_seen_at`,
       [JSON.stringify(kept)],
     );
@@ -47,8 +49,8 @@ export async function saveVesselStates(client: PoolClient, states: VesselState[]
 /** States of the vessels that track one zone (inside, in its buffer, or within its reset window). */
 export async function vesselStatesInZone(pool: Pool, zoneId: string): Promise<VesselState[]> {
   const { rows } = await pool.query<{ state: VesselState }>(
-    `SELECT state FROM maritime_vessel_state WHERE state->'zones' @> $1::jsonb`,
-    [JSON.stringify([{ zone_id: zoneId }])],
+    'SELECT state FROM maritime_vessel_state WHERE zone_ids @> ARRAY[$1::text]',
+    [zoneId],
   );
   return rows.map((r) => r.state);
 }
