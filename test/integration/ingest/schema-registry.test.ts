@@ -2,7 +2,7 @@
 // started by infra/schema-registry.sh, or the one PSS_TEST_SCHEMA_REGISTRY_URL names): schemas are
 // registered per topic, values are written in the Confluent wire format, and the registry's own client
 // decodes and validates them.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,21 +15,29 @@ const SCRIPT = fileURLToPath(new URL('../../../infra/schema-registry.sh', import
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const BAD_CHECKSUM = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05';
 
-function registryUrl(): string {
+/** The registry to test against, and whether this test started it (and so stops it again). */
+function registry(): { url: string; startedHere: boolean } {
   const given = process.env.PSS_TEST_SCHEMA_REGISTRY_URL;
-  if (given) return given;
-  return execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
+  if (given) return { url: given, startedHere: false };
+  const running = spawnSync('bash', [SCRIPT, 'status'], { stdio: 'ignore' }).status === 0;
+  const url = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
+  return { url, startedHere: !running };
 }
 
 describe('schema registry mode', () => {
   let url: string;
+  let startedHere = false;
   let harness: IngestHarness;
 
   beforeAll(async () => {
-    url = registryUrl();
+    ({ url, startedHere } = registry());
     harness = await ingestHarness({ PSS_SCHEMA_REGISTRY_URL: url });
   }, 600_000);
-  afterAll(() => harness?.close());
+  afterAll(async () => {
+    await harness?.close();
+    // A JVM left behind would compete with whatever runs next on a two-core machine (benchmarks).
+    if (startedHere) execFileSync('bash', [SCRIPT, 'stop'], { stdio: 'inherit' });
+  });
 
   it('registers the JSON Schema of every written topic under <topic>-value and writes the wire format', async () => {
     const rt = harness.runtime;

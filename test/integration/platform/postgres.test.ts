@@ -18,24 +18,28 @@ describe('postgres with PostGIS', () => {
     expect(rows.map((r) => r.name)).toContain('0001_foundation');
   });
 
-  it('finds vessels within a distance on the ellipsoid with ST_DWithin on geography', async () => {
-    // Two vessels in the Øresund, ~1.1 km and ~5.6 km from a point off Copenhagen's harbour entrance.
+  it('finds zones within a distance of a vessel on the ellipsoid with ST_DWithin on geography', async () => {
+    // A square zone off Copenhagen's harbour entrance (east edge at 12.61 E), and two vessel positions
+    // in the Øresund ~1.1 km and ~5.6 km east of it.
+    const name = `square-${Date.now()}`;
     await pool.query(
-      `INSERT INTO vessels (mmsi, name, last_position, last_report_at)
-       VALUES ($1, 'NEAR', ST_SetSRID(ST_MakePoint($2, $3), 4326)::geography, now()),
-              ($4, 'FAR', ST_SetSRID(ST_MakePoint($5, $6), 4326)::geography, now())
-       ON CONFLICT (mmsi) DO UPDATE SET last_position = EXCLUDED.last_position`,
-      [219000001, 12.62, 55.70, 219000002, 12.70, 55.70],
+      `INSERT INTO zones (name, type, alert_level, definition, geometry_type, shape)
+       VALUES ($1, 'monitoring', 'low', '{}'::jsonb, 'Polygon',
+               ST_GeogFromText('SRID=4326;POLYGON((12.60 55.69, 12.61 55.69, 12.61 55.71, 12.60 55.71, 12.60 55.69))'))`,
+      [name],
     );
-    const { rows } = await pool.query<{ mmsi: number; meters: number }>(
-      `SELECT mmsi, ST_Distance(last_position, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography) AS meters
-         FROM vessels
-        WHERE ST_DWithin(last_position, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $3)
-        ORDER BY mmsi`,
-      [12.6025, 55.70, 2_000],
-    );
-    expect(rows.map((r) => r.mmsi)).toEqual([219000001]);
-    expect(rows[0]!.meters).toBeGreaterThan(1_050);
-    expect(rows[0]!.meters).toBeLessThan(1_150);
+    const near = (lon: number, lat: number) =>
+      pool.query<{ name: string; meters: number }>(
+        `SELECT name, ST_Distance(shape, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography) AS meters
+           FROM zones
+          WHERE name = $3 AND ST_DWithin(shape, ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography, $4)`,
+        [lon, lat, name, 2_000],
+      );
+    const close = await near(12.6275, 55.70);
+    expect(close.rows.map((r) => r.name)).toEqual([name]);
+    expect(close.rows[0]!.meters).toBeGreaterThan(1_050);
+    expect(close.rows[0]!.meters).toBeLessThan(1_150);
+    expect((await near(12.70, 55.70)).rows).toEqual([]);
+    await pool.query('DELETE FROM zones WHERE name = $1', [name]);
   });
 });
