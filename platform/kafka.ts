@@ -49,6 +49,12 @@ export interface ConsumerOptions {
   lingerMs?: number;
   /** Where a group without committed offsets starts. */
   startAt?: 'earliest' | 'latest';
+  /**
+   * False for a reader that rebuilds its state from the whole topic at every start (a private group per
+   * instance): it commits nothing, so the broker forgets its group as soon as it leaves instead of keeping
+   * the offsets of every past instance until offsets retention expires.
+   */
+  commitOffsets?: boolean;
 }
 
 /** A record a handler has read but not finished with (e.g. the first fragment of a message). */
@@ -215,7 +221,7 @@ export class KafkaConsumer {
   #done: Promise<void> | undefined;
 
   constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
-    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', ...opts };
+    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, ...opts };
     this.#log = kafka.log.child({ consumer: opts.groupId });
     this.#consumer = new Consumer({
       clientId: `${kafka.clientId}-${opts.groupId}`,
@@ -347,6 +353,7 @@ export class KafkaConsumer {
 
   /** Commits past the last record of each partition in the batch, or only up to the oldest held one. */
   async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
+    if (!this.#opts.commitOffsets) return;
     const next = new Map<string, { topic: string; partition: number; offset: bigint }>();
     for (const m of batch) next.set(partitionKey(m.topic, m.partition), { topic: m.topic, partition: m.partition, offset: m.offset + 1n });
     const offsets = [...next].map(([key, o]) => {

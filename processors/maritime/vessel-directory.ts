@@ -10,7 +10,7 @@ export interface VesselInfo {
 
 /**
  * Name and category of every vessel, from the compacted ais.static topic. Each processor instance reads
- * the whole topic (its own consumer group), because a vessel's static data and its positions need not
+ * the whole topic at every start (a private consumer group that commits nothing), because a vessel's static data and its positions need not
  * land on the same instance; type 24 part A (name) and part B (type) are merged.
  */
 export class VesselDirectory {
@@ -54,6 +54,7 @@ export async function followVesselDirectory(ctx: ServiceContext, directory: Vess
     topics: [ctx.topics.aisStatic],
     startAt: 'earliest',
     maxBatch: 2_000,
+    commitOffsets: false,
   });
   await consumer.run(async (records) => {
     for (const record of records) {

@@ -1,6 +1,6 @@
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
+import { KafkaConsumer, KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
 import { consumeUntil, testKafka, unique, withAdmin } from '../../support/stack.ts';
 
@@ -51,6 +51,31 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     const seen = await readGroup(unique('group'), big, 3_000);
     expect(seen).toHaveLength(3_000);
     await withAdmin((admin) => admin.deleteTopics([big]));
+  });
+
+  it('a reader that commits nothing leaves no offsets behind: its group reads from the start again', async () => {
+    const reread = unique('reread');
+    await withAdmin((admin) => admin.ensureTopics([{ name: reread, key: 'k', partitions: 2, config: {}, description: '' }]));
+    await producer.send(Array.from({ length: 5 }, (_, i) => ({ topic: reread, key: `k${i}`, value: String(i) })));
+    const group = unique('group');
+    const readAll = async (): Promise<InRecord[]> => {
+      const seen: InRecord[] = [];
+      const reader = new KafkaConsumer(testKafka(), { groupId: group, topics: [reread], commitOffsets: false });
+      await reader.run(async (records) => {
+        seen.push(...records);
+      });
+      const deadline = Date.now() + 20_000;
+      while (seen.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await reader.stop();
+      return seen;
+    };
+    expect(await readAll()).toHaveLength(5);
+    expect(await readAll()).toHaveLength(5);
+    // The default commits: the same group then finds nothing new.
+    const committing = unique('group');
+    expect(await readGroup(committing, reread, 5)).toHaveLength(5);
+    expect(await readGroup(committing, reread, 0)).toHaveLength(0);
+    await withAdmin((admin) => admin.deleteTopics([reread]));
   });
 
   it('a group whose committed offset lies outside the log resets it and reads on instead of stalling', async () => {
