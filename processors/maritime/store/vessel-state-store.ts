@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../../../platform/postgres.ts';
 import type { VesselState } from '../rules/vessel-state.ts';
+import { decodeState, encodeState, type StoredVesselState } from './state-codec.ts';
 
 /**
  * Durable per-vessel zone state. Only vessels that are in, near or recently out of a zone have a row;
@@ -8,11 +9,11 @@ import type { VesselState } from '../rules/vessel-state.ts';
 export async function loadVesselStates(pool: Pool, mmsis: number[]): Promise<Map<number, VesselState>> {
   const out = new Map<number, VesselState>();
   if (mmsis.length === 0) return out;
-  const { rows } = await pool.query<{ mmsi: number; state: VesselState }>(
+  const { rows } = await pool.query<{ mmsi: number; state: StoredVesselState }>(
     'SELECT mmsi, state FROM maritime_vessel_state WHERE mmsi = ANY($1::int[])',
     [mmsis],
   );
-  for (const row of rows) out.set(row.mmsi, row.state);
+  for (const row of rows) out.set(row.mmsi, decodeState(row.state));
   return out;
 }
 
@@ -33,7 +34,7 @@ export async function saveVesselStates(client: PoolClient, states: VesselState[]
        ON CONFLICT (mmsi) DO UPDATE
          SET state = EXCLUDED.state, last_seen_at = EXCLUDED.last_seen_at, zone_ids = EXCLUDED.zone_ids, updated_at = now()
        WHERE maritime_vessel_state.last_seen_at <= EXCLUDED.last_seen_at`,
-      [JSON.stringify(kept)],
+      [JSON.stringify(kept.map(encodeState))],
     );
   }
   if (dropped.length > 0) {
@@ -48,9 +49,9 @@ export async function saveVesselStates(client: PoolClient, states: VesselState[]
 
 /** States of the vessels that track one zone (inside, in its buffer, or within its reset window). */
 export async function vesselStatesInZone(pool: Pool, zoneId: string): Promise<VesselState[]> {
-  const { rows } = await pool.query<{ state: VesselState }>(
+  const { rows } = await pool.query<{ state: StoredVesselState }>(
     'SELECT state FROM maritime_vessel_state WHERE zone_ids @> ARRAY[$1::text]',
     [zoneId],
   );
-  return rows.map((r) => r.state);
+  return rows.map((r) => decodeState(r.state));
 }
