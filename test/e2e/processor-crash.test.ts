@@ -54,7 +54,12 @@ describe('a processor killed mid-dwell', () => {
 
   async function untilAllPublished(): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM event_outbox');
+      // Only this vessel's events: other test files share the database and may leave entries of their own.
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM event_outbox AS o JOIN security_events AS e ON e.id = o.event_id
+          WHERE (e.body->'metadata'->>'mmsi')::int = $1`,
+        [MMSI],
+      );
       if (rows[0]?.n === 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -17,13 +17,21 @@ describe('event outbox on the real PostGIS and broker', () => {
     pool = createPool(config.databaseUrl, 2);
     await withAdmin((admin) => admin.ensureTopics([{ name: topic, key: 'event id', partitions: 2, config: {}, description: '' }]));
   });
+  const modules: string[] = [];
   afterAll(async () => {
     await producer.close();
+    // The database is shared with other test files; leave no pending entries behind (the outbox rows go
+    // with their events).
+    await pool.query('DELETE FROM security_events WHERE source_module = ANY($1::text[])', [modules]);
     await pool.end();
     await withAdmin((admin) => admin.deleteTopics([topic]));
   });
 
-  const module = () => unique('module');
+  const module = () => {
+    const name = unique('module');
+    modules.push(name);
+    return name;
+  };
   const event = (sourceModule: string, n: number): SecurityEvent => ({
     id: eventId(`${sourceModule}:${n}`),
     type: 'zone_entry',
