@@ -10,8 +10,9 @@ export interface VesselInfo {
 
 /**
  * Name and category of every vessel, from the compacted ais.static topic. Each processor instance reads
- * the whole topic at every start (a private consumer group that commits nothing), because a vessel's static data and its positions need not
- * land on the same instance; type 24 part A (name) and part B (type) are merged.
+ * the whole topic at every start (a private consumer group that commits nothing), because a vessel's
+ * static data and its positions need not land on the same instance; type 24 part A (name) and part B
+ * (type) are merged.
  */
 export class VesselDirectory {
   readonly #vessels = new Map<number, VesselInfo>();
