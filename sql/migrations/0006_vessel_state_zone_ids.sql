@@ -1,9 +1,9 @@
 -- Up Migration
 -- The dwell endpoint finds a zone's vessels by zone id. Indexing the whole `state->'zones'` document made
--- every checkpoint re-insert dozens of GIN entries per row (every key of every presence), which cost the
--- processor about half its batch time. A plain array of zone ids changes only when a vessel enters or
--- leaves a zone's tracking, so most checkpoints leave the index alone (HOT updates, kept likely by the
--- lower fill factor).
+-- every checkpoint re-insert dozens of GIN entries per row (every key of every presence): the index was
+-- 8 MB for 1,725 rows in the benchmark, and state writes took 8% longer with it. A plain array of zone ids
+-- changes only when a vessel enters or leaves a zone's tracking, so most checkpoints leave the index
+-- alone (HOT updates, kept likely by the lower fill factor).
 ALTER TABLE maritime_vessel_state ADD COLUMN zone_ids text[] NOT NULL DEFAULT '{}';
 UPDATE maritime_vessel_state
    SET zone_ids = ARRAY(SELECT z->>'zone_id' FROM jsonb_array_elements(state->'zones') AS z);

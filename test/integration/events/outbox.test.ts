@@ -11,13 +11,13 @@ describe('event outbox on the real PostGIS and broker', () => {
   const topic = unique('outbox-events');
   const producer = new KafkaProducer(testKafka('outbox-test'));
   let pool: Pool;
+  const modules: string[] = [];
 
   beforeAll(async () => {
     await migrate(config.databaseUrl, testLog);
     pool = createPool(config.databaseUrl, 2);
     await withAdmin((admin) => admin.ensureTopics([{ name: topic, key: 'event id', partitions: 2, config: {}, description: '' }]));
   });
-  const modules: string[] = [];
   afterAll(async () => {
     await producer.close();
     // The database is shared with other test files; leave no pending entries behind (the outbox rows go

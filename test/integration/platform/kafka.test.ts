@@ -1,6 +1,6 @@
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KafkaConsumer, KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
 import { consumeUntil, testKafka, unique, withAdmin } from '../../support/stack.ts';
 
@@ -58,17 +58,7 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     await withAdmin((admin) => admin.ensureTopics([{ name: reread, key: 'k', partitions: 2, config: {}, description: '' }]));
     await producer.send(Array.from({ length: 5 }, (_, i) => ({ topic: reread, key: `k${i}`, value: String(i) })));
     const group = unique('group');
-    const readAll = async (): Promise<InRecord[]> => {
-      const seen: InRecord[] = [];
-      const reader = new KafkaConsumer(testKafka(), { groupId: group, topics: [reread], commitOffsets: false });
-      await reader.run(async (records) => {
-        seen.push(...records);
-      });
-      const deadline = Date.now() + 20_000;
-      while (seen.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      await reader.stop();
-      return seen;
-    };
+    const readAll = () => consumeUntil(reread, (seen) => seen.length >= 5, { groupId: group, commitOffsets: false, timeoutMs: 20_000 });
     expect(await readAll()).toHaveLength(5);
     expect(await readAll()).toHaveLength(5);
     // The default commits: the same group then finds nothing new.
