@@ -1,6 +1,28 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Only platform/kafka.ts may talk to a Kafka client library directly.
+const kafkaClients = [
+  { name: 'kafkajs', message: 'Use platform/kafka.ts' },
+  { name: '@platformatic/kafka', message: 'Use platform/kafka.ts' },
+];
+
+/**
+ * Imports run downward only: app/ and cli/ assemble and command; api/ serves the modules below it;
+ * processors/ use events/; everything may use platform/ and schemas/, which use nothing above them.
+ * (`npm test` also runs madge, which fails on any import cycle.)
+ */
+const above = {
+  schemas: ['platform', 'ingest', 'processors', 'events', 'delivery', 'api', 'app', 'cli'],
+  platform: ['ingest', 'processors', 'events', 'delivery', 'api', 'app', 'cli'],
+  events: ['ingest', 'processors', 'delivery', 'api', 'app', 'cli'],
+  ingest: ['api', 'app', 'cli'],
+  processors: ['api', 'app', 'cli'],
+  delivery: ['api', 'app', 'cli'],
+  api: ['app', 'cli'],
+  app: ['cli'],
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'coverage/**', '.cache/**', 'infra/.cache/**'] },
   js.configs.recommended,
@@ -9,13 +31,18 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Only platform/kafka.ts may talk to a Kafka client library directly.
-      'no-restricted-imports': ['error', { paths: [
-        { name: 'kafkajs', message: 'Use platform/kafka.ts' },
-        { name: '@platformatic/kafka', message: 'Use platform/kafka.ts' },
-      ] }],
+      'no-restricted-imports': ['error', { paths: kafkaClients }],
     },
   },
+  ...Object.entries(above).map(([layer, forbidden]) => ({
+    files: [`${layer}/**`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: kafkaClients,
+        patterns: forbidden.map((upper) => ({ group: [`**/${upper}/**`], message: `${layer}/ must not import ${upper}/: imports run downward only (eslint.config.js)` })),
+      }],
+    },
+  })),
   {
     // The Kafka module's own integration test injects faults with the client directly.
     files: ['platform/kafka.ts', 'bench/kafka-clients.ts', 'test/integration/platform/kafka.test.ts'],

@@ -1,6 +1,6 @@
 // Ingest throughput through the real pipeline on the local broker: every real-nmea-*.txt log in the
 // shared data folder (read here only), looped, served by a local TCP "aggregator" and read by the TCP
-// source -> line framing -> decoder -> JSON Schema validation -> JSON -> outbox batches -> Kafka, timed
+// source -> line framing -> decoder -> JSON Schema validation -> JSON -> queue batches -> Kafka, timed
 // until Kafka has acknowledged the last record. Reports NMEA sentences per second, records per second
 // and memory. Goal (issue 4): at least 50,000 sentences/s on the 2-core machine.
 // Run: node --import tsx bench/ingest.ts [loops]       (PSS_AIS_DATA_DIR overrides the folder)
@@ -10,7 +10,7 @@ import net from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { channelFor } from '../ingest/feature.ts';
+import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { TcpSource } from '../ingest/sources/tcp.ts';
 import { loadConfig } from '../platform/config.ts';
@@ -78,7 +78,7 @@ await new Promise<void>((resolve) => {
   }, 5);
 });
 await source.stop();
-await rt.outbox.flush();
+await rt.queue.flush();
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 if (profiling) {

@@ -6,7 +6,7 @@
 //   3. the naive alternative on the same input: one PostGIS ST_Covers/ST_DWithin query per position.
 // Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
 import pg from 'pg';
-import { ZoneRepository } from '../api/maritime/zone-repository.ts';
+import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { loadConfig } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
 
   const port = new RandomPort(42);
   let t = performance.now();
-  const repo = new ZoneRepository(pool);
+  const repo = new ZoneStore(pool);
   for (let i = 0; i < ZONES; i++) {
     const { id: _id, created_at: _c, updated_at: _u, ...zone } = port.zone(i);
     await repo.create(zone);

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey } from '../api/auth/api-keys.ts';
-import { ZoneRepository } from '../api/maritime/zone-repository.ts';
+import { ZoneStore } from '../processors/maritime/zones/index.ts';
 import { AisChannel } from '../ingest/ais-channel.ts';
 import { ingestRuntime } from '../ingest/runtime.ts';
 import { loadConfig } from '../platform/config.ts';
@@ -14,8 +14,8 @@ import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger, type Logger } from '../platform/log.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import { DEMO_ZONES } from './demo/copenhagen-port.ts';
-import { FEATURES } from './features.ts';
-import { startService, type RunningService } from './service.ts';
+import { FEATURES } from '../app/features.ts';
+import { startService, type RunningService } from '../app/service.ts';
 
 const RECORDING = fileURLToPath(new URL('../test/fixtures/ais/real-nmea-dma-copenhagen-oresund.txt', import.meta.url));
 /** The recording spans about four minutes (10:45-10:49 UTC); each loop plays it in this many seconds. */
@@ -46,7 +46,7 @@ export async function demoCommand(args: string[]): Promise<number> {
 }
 
 async function seedZones(service: RunningService): Promise<void> {
-  const zones = new ZoneRepository(service.context.pool);
+  const zones = new ZoneStore(service.context.pool);
   for (const zone of DEMO_ZONES) {
     if (!(await zones.nameTaken(zone.name))) await zones.create(zone);
   }
@@ -68,7 +68,7 @@ function replayLooped(service: RunningService, forMs: number): AbortController {
     const demoNow = () => origin + (Date.now() - started) * COMPRESSION;
     const rt = await ingestRuntime(service.context);
     const lines = (await readFile(RECORDING, 'latin1')).split(/\r?\n/);
-    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', outbox: rt.outbox, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: demoNow });
+    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', queue: rt.queue, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: demoNow });
     const slices = LOOP_SECONDS * 4;
     const perSlice = Math.ceil(lines.length / slices);
     while (!controller.signal.aborted && Date.now() - started < forMs) {

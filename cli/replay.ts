@@ -3,7 +3,7 @@
 // acknowledge everything and prints a summary.
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { channelFor } from '../ingest/feature.ts';
+import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { replayFile } from '../ingest/sources/file.ts';
 import { loadConfig } from '../platform/config.ts';
@@ -34,7 +34,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     const source = values.source ?? `replay:${basename(file)}`;
     const started = performance.now();
     await replayFile(file, channelFor(rt, source, 'replay'), speed === undefined ? {} : { speed });
-    await rt.outbox.flush();
+    await rt.queue.flush();
     const seconds = (performance.now() - started) / 1000;
     console.log(`pss replay: ${file} as source "${source}" done in ${seconds.toFixed(1)} s; every record acknowledged by Kafka`);
     return 0;

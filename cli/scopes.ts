@@ -1,7 +1,7 @@
 import { openApiDocument, scopeTable } from '../api/http/openapi.ts';
-import { apiRoutes } from '../api/v1.ts';
+import { apiRoutes } from '../app/v1-routes.ts';
 import { loadConfig } from '../platform/config.ts';
-import { FEATURES } from './features.ts';
+import { FEATURES } from '../app/features.ts';
 
 /** Prints the scope table of every /v1 endpoint (the README's table comes from here). */
 export async function scopesCommand(): Promise<number> {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { SETTINGS, loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/log.ts';
-import { FEATURES } from './features.ts';
-import { startService } from './service.ts';
+import { FEATURES } from '../app/features.ts';
+import { startService } from '../app/service.ts';
 
 export async function startCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { roles: { type: 'string' } } });

@@ -18,4 +18,5 @@ if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
 fi
 echo "test.sh: type-check"; npx tsc --noEmit
 echo "test.sh: lint"; npx eslint .
+echo "test.sh: import cycles"; npm run --silent deps:cycles
 echo "test.sh: tests with coverage"; npx vitest run --coverage "$@"

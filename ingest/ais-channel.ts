@@ -1,7 +1,7 @@
 // The streaming AIS path of one source, stage by stage:
 //   bytes -> lines (CR, LF, CRLF, across chunks) -> decoder (one per source: fragments, tag blocks)
-//   -> records (validated, keyed by MMSI; rejects -> dead letter) -> outbox (batched, acknowledged).
-// It is a Writable stream, so `socket.pipe(channel)` gives back-pressure for free: while the outbox is
+//   -> records (validated, keyed by MMSI; rejects -> dead letter) -> queue (batched, acknowledged).
+// It is a Writable stream, so `socket.pipe(channel)` gives back-pressure for free: while the queue is
 // behind, the write callback waits, the channel's buffer fills, and pipe() pauses the socket.
 import { Writable } from 'node:stream';
 import type { OutRecord } from '../platform/kafka.ts';
@@ -9,14 +9,14 @@ import type { AisRecords } from './ais-records.ts';
 import { AisTally } from './ais-records.ts';
 import { createAisDecoder, createLineSplitter, type AisDecoder, type LineSplitter } from './ais/index.ts';
 import { ingestMetrics } from './metrics.ts';
-import type { Outbox } from './outbox.ts';
+import type { ProducerQueue } from './producer-queue.ts';
 
 export interface AisChannelOptions {
   /** The feed's name: `source` of every report and dead letter. */
   source: string;
   /** Metric label: tcp, udp, replay, raw, http. */
   kind: string;
-  outbox: Outbox;
+  queue: ProducerQueue;
   records: AisRecords;
   strictTagBlocks: boolean;
   fragmentTimeoutMs: number;
@@ -78,13 +78,13 @@ export class AisChannel extends Writable {
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     // latin1 maps every byte to one character: split multi-byte garbage cannot throw or merge lines.
     this.#ingest(this.#splitter.push(typeof chunk === 'string' ? chunk : chunk.toString('latin1')));
-    if (this.#opts.outbox.writable) {
+    if (this.#opts.queue.writable) {
       callback();
       return;
     }
     this.#waiting = true;
     ingestMetrics.paused.set({ source: this.source }, 1);
-    this.#opts.outbox.once('drain', () => {
+    this.#opts.queue.once('drain', () => {
       this.#waiting = false;
       ingestMetrics.paused.set({ source: this.source }, 0);
       callback();
@@ -110,13 +110,13 @@ export class AisChannel extends Writable {
     for (const line of lines) this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
     this.#tally.lines += lines.length;
     this.#tally.publish(this.#opts.kind);
-    void this.#opts.outbox.add(out);
+    void this.#opts.queue.add(out);
   }
 
   #expire(): void {
     const out: OutRecord[] = [];
     this.#opts.records.appendRecords(this.#decoder.expire(), out, this.#tally);
     this.#tally.publish(this.#opts.kind);
-    void this.#opts.outbox.add(out);
+    void this.#opts.queue.add(out);
   }
 }

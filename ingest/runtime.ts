@@ -1,5 +1,5 @@
 // What every ingest path of one service instance shares: the value encoder (JSON or schema registry),
-// the record mapping, and one outbox in front of the shared Kafka producer, so that every source's
+// the record mapping, and one queue in front of the shared Kafka producer, so that every source's
 // back-pressure reflects the same producer queue. Built once per ServiceContext, on first use (by the
 // ingest role or the first HTTP ingest request, whichever comes first).
 import type { Config } from '../platform/config.ts';
@@ -7,7 +7,7 @@ import type { ServiceContext } from '../platform/context.ts';
 import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
 import { jsonEncoder, type ValueEncoder } from './encoding.ts';
-import { Outbox } from './outbox.ts';
+import { ProducerQueue } from './producer-queue.ts';
 import { registryEncoder } from './schema-registry.ts';
 
 export interface IngestRuntime {
@@ -15,18 +15,18 @@ export interface IngestRuntime {
   topics: Record<TopicId, string>;
   encoder: ValueEncoder;
   records: AisRecords;
-  outbox: Outbox;
+  queue: ProducerQueue;
   now: () => number;
 }
 
-export function outboxFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>): Outbox {
-  return new Outbox({
+export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>): ProducerQueue {
+  return new ProducerQueue({
     send: (records) => ctx.producer.send(records),
     maxBatchRecords: ctx.config.ingestBatchRecords,
     lingerMs: ctx.config.ingestLingerMs,
     maxInFlight: ctx.config.ingestMaxInFlight,
     maxQueuedRecords: ctx.config.ingestMaxQueuedRecords,
-    log: ctx.log.child({ component: 'ingest-outbox' }),
+    log: ctx.log.child({ component: 'ingest-queue' }),
   });
 }
 
@@ -34,7 +34,7 @@ export type RuntimeContext = Pick<ServiceContext, 'config' | 'log' | 'producer' 
 
 export async function createIngestRuntime(ctx: RuntimeContext): Promise<IngestRuntime> {
   const encoder = ctx.config.schemaRegistryUrl === '' ? jsonEncoder : await registryEncoder(ctx.config.schemaRegistryUrl, ctx.topics);
-  return { config: ctx.config, topics: ctx.topics, encoder, records: new AisRecords(ctx.topics, encoder), outbox: outboxFor(ctx), now: Date.now };
+  return { config: ctx.config, topics: ctx.topics, encoder, records: new AisRecords(ctx.topics, encoder), queue: producerQueueFor(ctx), now: Date.now };
 }
 
 const runtimes = new WeakMap<RuntimeContext, Promise<IngestRuntime>>();

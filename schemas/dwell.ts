@@ -15,10 +15,14 @@ export const dwellResponseSchema = {
         required: ['mmsi', 'vessel_name', 'entered_at', 'dwell_minutes', 'authorized', 'alert_status'],
         properties: {
           mmsi: { type: 'integer' },
+          /** null until static data has named the vessel. */
           vessel_name: { type: ['string', 'null'] },
+          /** Start of the current stay; dwell carried over from an earlier stay is in dwell_minutes. */
           entered_at: { type: 'string', format: 'date-time' },
+          /** Whole minutes of visit dwell, carry-over included. */
           dwell_minutes: { type: 'integer', minimum: 0 },
           authorized: { type: 'boolean' },
+          /** none; active (dwell_threshold fired this visit); escalated (an escalation rung fired too). */
           alert_status: { type: 'string', enum: ['none', 'active', 'escalated'] },
         },
       },

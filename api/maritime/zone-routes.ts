@@ -3,17 +3,12 @@
 // JSON Schema (structure, ranges), validateZoneGeometry (closed rings, self-intersection, vertex and
 // extent limits, antimeridian) and PostGIS's ST_IsValid on the exact stored shape.
 import { AppError } from '../../platform/errors.ts';
-import { dwellResponse } from '../../processors/maritime/rules/dwell-report.ts';
-import { scheduleProblem } from '../../processors/maritime/rules/schedule.ts';
-import { validateZoneGeometry } from '../../processors/maritime/geometry/validate.ts';
-import { bufferMetersOf } from '../../processors/maritime/zones/zone-index.ts';
-import { vesselStatesInZone } from '../../processors/maritime/store/vessel-state-store.ts';
 import { dataOf, listOf, pageQueryProperties } from '../../schemas/common.ts';
 import { ALERT_LEVELS, ZONE_TYPES, storedZoneSchema, zoneCreateSchema, type StoredZone, type ZoneCreate } from '../../schemas/zone.ts';
 import { dwellResponseSchema } from '../../schemas/dwell.ts';
 import { compile, problems, validationError } from '../http/validation.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
-import { ZoneRepository } from './zone-repository.ts';
+import { ZoneStore, zoneDwell, zoneProblems } from '../../processors/maritime/zones/index.ts';
 
 const zoneIdParams = {
   type: 'object',
@@ -36,25 +31,24 @@ const zoneListQuery = {
 const zonePatchSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: zoneCreateSchema.properties } as const;
 const validateMerged = compile('body', { ...zoneCreateSchema, $id: undefined });
 
-const repo = (pool: import('../../platform/postgres.ts').Pool) => new ZoneRepository(pool);
+const repo = (pool: import('../../platform/postgres.ts').Pool) => new ZoneStore(pool);
 
-async function mustExist(zones: ZoneRepository, id: string): Promise<StoredZone> {
+async function mustExist(zones: ZoneStore, id: string): Promise<StoredZone> {
   const zone = await zones.get(id);
   if (!zone) throw new AppError('not_found', `Zone ${id} does not exist`);
   return zone;
 }
 
 /** Everything the schema cannot say about a zone, as 422 reasons; 409 for a name already in use. */
-async function checkZone(zones: ZoneRepository, body: ZoneCreate, exceptId?: string): Promise<void> {
-  const reasons = validateZoneGeometry(body.geometry, bufferMetersOf(body));
-  const scheduleReason = body.schedule ? scheduleProblem(body.schedule) : undefined;
-  if (scheduleReason) reasons.push(scheduleReason);
-  if (reasons.length === 0) {
+async function checkZone(zones: ZoneStore, body: ZoneCreate, exceptId?: string): Promise<void> {
+  const problems = zoneProblems(body);
+  if (problems.length === 0) {
     const postgisReason = await zones.shapeProblem({ ...body, id: 'check', created_at: '', updated_at: '' });
-    if (postgisReason) reasons.push(postgisReason);
+    if (postgisReason) problems.push({ path: '/geometry', message: postgisReason });
   }
-  if (reasons.length > 0) {
-    throw new AppError('validation_error', `Zone is invalid: ${reasons.join('; ')}`, reasons.map((message) => ({ location: 'body', path: '/geometry', message })));
+  if (problems.length > 0) {
+    const reasons = problems.map((p) => p.message);
+    throw new AppError('validation_error', `Zone is invalid: ${reasons.join('; ')}`, problems.map(({ path, message }) => ({ location: 'body', path, message })));
   }
   if (await zones.nameTaken(body.name, exceptId)) {
     throw new AppError('resource_conflict', `A zone named "${body.name}" already exists`);
@@ -163,10 +157,7 @@ export const zoneRoutes: RouteDef[] = [
     params: zoneIdParams,
     responses: { 200: { description: 'Dwell response', schema: dwellResponseSchema } },
     handler: async ({ ctx, params, res }) => {
-      const zone = await mustExist(repo(ctx.pool), params.zone_id);
-      const states = await vesselStatesInZone(ctx.pool, zone.id);
-      const asOf = states.reduce((max, s) => Math.max(max, s.last_seen_at), 0);
-      res.json(dwellResponse(zone, states, asOf));
+      res.json(await zoneDwell(ctx.pool, await mustExist(repo(ctx.pool), params.zone_id)));
     },
   }),
 ];

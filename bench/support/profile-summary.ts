@@ -19,7 +19,7 @@ const STAGES: [string, (f: ProfileNode['callFrame']) => boolean][] = [
   ['schema validation (ajv)', (f) => f.url.includes('/ajv') || (f.url === '' && /^validate\d*$/.test(f.functionName))],
   ['JSON.stringify (inlined into encoding.ts)', (f) => f.functionName === 'stringify' || f.url.endsWith('/ingest/encoding.ts')],
   ['Kafka client (@platformatic/kafka)', (f) => f.url.includes('@platformatic/kafka') || f.url.includes('/platform/kafka.ts')],
-  ['ingest pipeline (records, outbox, channel)', (f) => f.url.includes('/ingest/')],
+  ['ingest pipeline (records, queue, channel)', (f) => f.url.includes('/ingest/')],
   ['node core (net, streams, buffers)', (f) => f.url.startsWith('node:')],
   ['metrics (prom-client)', (f) => f.url.includes('prom-client')],
   ['V8 / native (program)', (f) => f.functionName === '(program)' || f.url === ''],

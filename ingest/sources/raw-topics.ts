@@ -63,7 +63,7 @@ export async function startAisRawConsumer(ctx: ServiceContext, rt: IngestRuntime
       else if (!holding.has(source)) holding.set(source, { topic: record.topic, partition: record.partition, offset: record.offset });
     }
     tally.publish('raw');
-    await rt.outbox.add(out);
+    await rt.queue.add(out);
     return [...holding.values()];
   });
 
@@ -84,7 +84,7 @@ export async function startGateRawConsumer(ctx: ServiceContext, rt: IngestRuntim
       out.push(outcome.record);
     }
     ingestMetrics.sentences.inc({ kind: 'gate_raw' }, records.length);
-    await rt.outbox.add(out);
+    await rt.queue.add(out);
   });
   return { name: 'ingest:gate.readings.raw', stop: () => consumer.stop() };
 }

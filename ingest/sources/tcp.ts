@@ -40,7 +40,7 @@ export class TcpSource {
     this.#connect();
   }
 
-  /** Stops reading and reconnecting; what was read is already in the outbox. */
+  /** Stops reading and reconnecting; what was read is already in the queue. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);

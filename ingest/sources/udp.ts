@@ -7,12 +7,12 @@ import type { Endpoint } from '../../platform/config.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { AisChannel } from '../ais-channel.ts';
 import { ingestMetrics } from '../metrics.ts';
-import type { Outbox } from '../outbox.ts';
+import type { ProducerQueue } from '../producer-queue.ts';
 
 export interface UdpSourceOptions {
   endpoint: Endpoint;
   channel: AisChannel;
-  outbox: Outbox;
+  queue: ProducerQueue;
   log: Logger;
 }
 
@@ -30,11 +30,11 @@ export class UdpSource {
   }
 
   async start(): Promise<void> {
-    const { endpoint, channel, outbox, log } = this.#opts;
+    const { endpoint, channel, queue, log } = this.#opts;
     const socket = dgram.createSocket({ type: isIPv6(endpoint.host) ? 'udp6' : 'udp4', reuseAddr: true });
     this.#socket = socket;
     socket.on('message', (message) => {
-      if (!outbox.writable) {
+      if (!queue.writable) {
         ingestMetrics.dropped.inc({ source: endpoint.name });
         return;
       }

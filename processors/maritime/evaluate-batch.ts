@@ -4,7 +4,7 @@ import type { ZoneRulesConfig } from './rules/config.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { expire, step } from './rules/vessel-zone-state.ts';
 import type { VesselDirectory } from './vessel-directory.ts';
-import type { ZoneSnapshot } from './zone-catalog.ts';
+import type { ZoneSnapshot } from './zones/zone-catalog.ts';
 import { zoneEvent } from './zone-events.ts';
 
 /**

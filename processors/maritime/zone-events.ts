@@ -1,5 +1,5 @@
 import type { SecurityEvent } from '../../schemas/event.ts';
-import { eventId } from '../events/event-id.ts';
+import { eventId } from '../../events/event-id.ts';
 import type { ZoneEventIntent } from './rules/zone-event-intents.ts';
 
 export const MARITIME_SOURCE_MODULE = 'maritime.zones';

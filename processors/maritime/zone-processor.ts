@@ -7,14 +7,14 @@ import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
-import { markPublished, publishPending, sendEvents, storeEvents } from '../events/outbox.ts';
+import { markPublished, publishPending, sendEvents, storeEvents } from '../../events/outbox.ts';
 import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, type ZoneRulesConfig } from './rules/config.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
 import { followVesselDirectory, VesselDirectory } from './vessel-directory.ts';
-import { ZoneCatalog } from './zone-catalog.ts';
+import { ZoneCatalog } from './zones/zone-catalog.ts';
 import { MARITIME_SOURCE_MODULE } from './zone-events.ts';
 
 const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');

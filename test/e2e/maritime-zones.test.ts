@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/auth/api-keys.ts';
-import { authFeature } from '../../api/auth/feature.ts';
-import { startService, type RunningService } from '../../cli/service.ts';
+import { authFeature, maritimeFeature } from '../../app/features.ts';
+import { startService, type RunningService } from '../../app/service.ts';
 import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
-import { maritimeFeature } from '../../processors/maritime/feature.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
 import { call, expectErrorBody } from '../support/service.ts';

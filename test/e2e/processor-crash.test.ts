@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZoneRepository } from '../../api/maritime/zone-repository.ts';
+import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
 import { KafkaAdmin, KafkaProducer, type InRecord } from '../../platform/kafka.ts';
 import { createPool, migrate, type Pool } from '../../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../../platform/topics.ts';
@@ -30,7 +30,7 @@ describe('a processor killed mid-dwell', () => {
     await admin.ensureTopics(topicSpecs(config.topicPrefix));
     await admin.close();
     pool = createPool(config.databaseUrl, 2);
-    await new ZoneRepository(pool).create({
+    await new ZoneStore(pool).create({
       name: 'Crash test terminal', type: 'restricted', alert_level: 'high', active: true,
       geometry: { type: 'Circle', center: [11.5, 56.5], radius_meters: 400 },
     });

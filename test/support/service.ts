@@ -1,8 +1,9 @@
 // Starts the real service (api role) for a test, with its pino output captured so tests can grep it.
 import { Writable } from 'node:stream';
 import { createApiKey } from '../../api/auth/api-keys.ts';
-import { authFeature } from '../../api/auth/feature.ts';
-import { startService, type Feature, type RunningService } from '../../cli/service.ts';
+import { authFeature } from '../../app/features.ts';
+import type { Feature } from '../../app/feature.ts';
+import { startService, type RunningService } from '../../app/service.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Scope } from '../../schemas/auth.ts';
 import { testConfig } from './stack.ts';

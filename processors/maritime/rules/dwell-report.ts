@@ -1,27 +1,10 @@
+import type { DwellResponse } from '../../../schemas/dwell.ts';
 import { isVesselAuthorized } from './authorization.ts';
 import type { RuleZone } from './config.ts';
-import { alertStatusOf, visitDwellMs, type AlertStatus, type VesselState } from './vessel-state.ts';
+import { alertStatusOf, visitDwellMs, type VesselState } from './vessel-state.ts';
 import { wholeMinutes } from './zone-event-intents.ts';
 
-/** Spec "Dwell response (top-level fields)". */
-export interface DwellResponse {
-  zone_id: string;
-  zone_name: string;
-  vessels: DwellVessel[];
-}
-
-export interface DwellVessel {
-  mmsi: number;
-  /** null until static data has named the vessel. */
-  vessel_name: string | null;
-  /** Start of the current stay (ISO 8601 UTC). Dwell carried over from an earlier stay is in dwell_minutes. */
-  entered_at: string;
-  /** Whole minutes of visit dwell at `as_of`, carry-over included. */
-  dwell_minutes: number;
-  authorized: boolean;
-  /** none; active (dwell_threshold fired this visit); escalated (an escalation rung fired too). */
-  alert_status: AlertStatus;
-}
+type DwellVessel = DwellResponse['vessels'][number];
 
 /**
  * The dwell endpoint's answer for one zone: every vessel whose confirmed presence is inside (a

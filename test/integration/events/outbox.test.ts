@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaProducer } from '../../../platform/kafka.ts';
 import { createPool, inTransaction, migrate, type Pool } from '../../../platform/postgres.ts';
-import { eventId } from '../../../processors/events/event-id.ts';
-import { markPublished, publishPending, sendEvents, storeEvents } from '../../../processors/events/outbox.ts';
+import { eventId } from '../../../events/event-id.ts';
+import { markPublished, publishPending, sendEvents, storeEvents } from '../../../events/outbox.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
 

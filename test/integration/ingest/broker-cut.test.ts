@@ -1,6 +1,6 @@
 // Issue 4, "Done means": the broker connection is cut in the middle of a stream; nothing the ingest has
 // taken in is lost. The producer reaches the broker through a proxy that the test cuts and restores
-// (the shared broker keeps running). While the broker is unreachable the outbox fills, the TCP source is
+// (the shared broker keeps running). While the broker is unreachable the queue fills, the TCP source is
 // paused, and failed batches are retried until acknowledged.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,12 +43,12 @@ describe('a broker connection cut mid-stream', () => {
     // About 6 s of feed: the cut happens in the middle of it.
     const server = await feedServer(text, { chunkMax: 1500, delayMs: 8 });
     const rt = harness.runtime;
-    const channel = new AisChannel({ source: SOURCE, kind: 'tcp', outbox: rt.outbox, records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 60_000, now: () => NOW });
+    const channel = new AisChannel({ source: SOURCE, kind: 'tcp', queue: rt.queue, records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 60_000, now: () => NOW });
     source = new TcpSource({ endpoint: { name: SOURCE, host: '127.0.0.1', port: server.port }, channel, backoff: { minMs: 50, maxMs: 200 }, idleTimeoutMs: 0, log: testLog });
     const failuresBefore = await sendFailures();
     source.start();
 
-    await until(() => rt.outbox.queued > 0 || channel.writableLength > 0, 10_000, 'the feed to start');
+    await until(() => rt.queue.queued > 0 || channel.writableLength > 0, 10_000, 'the feed to start');
     await new Promise((r) => setTimeout(r, 1_500));
     proxy.cut();
     let paused = false;
@@ -57,11 +57,11 @@ describe('a broker connection cut mid-stream', () => {
       paused ||= channel.waiting;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const queuedDuringCut = rt.outbox.queued;
+    const queuedDuringCut = rt.queue.queued;
     proxy.restore();
 
     await until(() => server.connections >= 2, 60_000, 'the whole feed to be read');
-    await rt.outbox.flush();
+    await rt.queue.flush();
     const failuresAfter = await sendFailures();
     await source.stop();
     await server.close();
@@ -79,7 +79,7 @@ describe('a broker connection cut mid-stream', () => {
     const duplicates = records.length - expected.length;
     testLog.info({ expected: expected.length, received: records.length, duplicates, failed_sends: failuresAfter - failuresBefore }, 'broker cut result');
 
-    // The cut really hit the stream: sends failed, the outbox held records, the source was paused.
+    // The cut really hit the stream: sends failed, the queue held records, the source was paused.
     expect(failuresAfter).toBeGreaterThan(failuresBefore);
     expect(queuedDuringCut).toBeGreaterThan(0);
     expect(paused).toBe(true);

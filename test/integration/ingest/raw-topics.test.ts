@@ -1,8 +1,8 @@
 // Direct production: other producers write raw NMEA lines to ais.raw and unvalidated readings to
 // gate.readings.raw; the ingest role's consumer groups decode / validate them like every other path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../cli/service.ts';
-import { ingestFeature } from '../../../ingest/feature.ts';
+import { startService, type RunningService } from '../../../app/service.ts';
+import { ingestFeature } from '../../../app/features.ts';
 import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
 import { topicNames, topicSpecs } from '../../../platform/topics.ts';
 import { reading } from '../../support/gate-readings.ts';

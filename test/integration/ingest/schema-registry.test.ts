@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromWireFormat } from '../../../ingest/encoding.ts';
-import { sentenceItems } from '../../../ingest/http/ais-items.ts';
+import { sentenceItems } from '../../../ingest/items/ais-items.ts';
 import { schemaRegistryAjv } from '../../../ingest/validation.ts';
 import { ingestHarness, readTopic, type IngestHarness } from '../../support/ingest.ts';
 
@@ -42,7 +42,7 @@ describe('schema registry mode', () => {
   it('registers the JSON Schema of every written topic under <topic>-value and writes the wire format', async () => {
     const rt = harness.runtime;
     const { records } = sentenceItems([POSITION, BAD_CHECKSUM], { source: 'registry-test', records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: Date.now });
-    await rt.outbox.add(records);
+    await rt.queue.add(records);
 
     const subjects = (await (await fetch(`${url}/subjects`)).json()) as string[];
     for (const topic of ['ais.positions', 'ais.static', 'ais.stations', 'gate.readings', 'ingest.deadletter']) {

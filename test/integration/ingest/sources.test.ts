@@ -10,7 +10,7 @@ import { AisRecords } from '../../../ingest/ais-records.ts';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
 import { jsonEncoder } from '../../../ingest/encoding.ts';
 import { ingestMetrics } from '../../../ingest/metrics.ts';
-import { Outbox } from '../../../ingest/outbox.ts';
+import { ProducerQueue } from '../../../ingest/producer-queue.ts';
 import { TcpSource } from '../../../ingest/sources/tcp.ts';
 import { UdpSource } from '../../../ingest/sources/udp.ts';
 import { compileSchema } from '../../../ingest/validation.ts';
@@ -42,7 +42,7 @@ interface Faults {
 }
 
 /**
- * An outbox and a channel in front of the real producer. Faults are injected before the real send; the
+ * An queue and a channel in front of the real producer. Faults are injected before the real send; the
  * records Kafka acknowledged are collected in `delivered` (observed, not replaced).
  */
 function pipeline({ delayMs = 0, stall }: Faults = {}, maxQueuedRecords = 1_000, maxBatchRecords = 200) {
@@ -53,15 +53,15 @@ function pipeline({ delayMs = 0, stall }: Faults = {}, maxQueuedRecords = 1_000,
     await harness.producer.send(records);
     delivered.push(...records);
   };
-  const outbox = new Outbox({ send, maxBatchRecords, lingerMs: 2, maxInFlight: 1, maxQueuedRecords, log: testLog });
-  const channel = new AisChannel({ source: 'stress', kind: 'tcp', outbox, records: new AisRecords(topics(), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 200 });
+  const queue = new ProducerQueue({ send, maxBatchRecords, lingerMs: 2, maxInFlight: 1, maxQueuedRecords, log: testLog });
+  const channel = new AisChannel({ source: 'stress', kind: 'tcp', queue, records: new AisRecords(topics(), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 200 });
   stops.push(async () => {
     // Whatever a test left queued reaches the broker before the next test (or harness.close) begins;
     // a test that failed with its producer stalled must not hang the hook.
-    await Promise.race([outbox.flush(), sleep(30_000)]);
-    outbox.abort();
+    await Promise.race([queue.flush(), sleep(30_000)]);
+    queue.abort();
   });
-  return { outbox, channel, delivered };
+  return { queue, channel, delivered };
 }
 
 async function tcp(channel: AisChannel, text: string, options: Parameters<typeof feedServer>[1] = {}) {
@@ -74,7 +74,7 @@ async function tcp(channel: AisChannel, text: string, options: Parameters<typeof
 
 describe('back-pressure', () => {
   it('a slow producer pauses the TCP source: the sender has to wait and queued records stay bounded', async () => {
-    const { outbox, channel, delivered } = pipeline({ delayMs: 10 }, 1_000, 500);
+    const { queue, channel, delivered } = pipeline({ delayMs: 10 }, 1_000, 500);
     // Far more than the kernel's socket buffers hold, so the sender feels the pause.
     const text = Array(16).fill(allAisFixtures()).join('\n');
     let maxQueued = 0;
@@ -83,13 +83,13 @@ describe('back-pressure', () => {
     const heapBefore = process.memoryUsage().heapUsed;
     let maxHeap = heapBefore;
     await until(() => {
-      maxQueued = Math.max(maxQueued, outbox.queued);
+      maxQueued = Math.max(maxQueued, queue.queued);
       maxHeap = Math.max(maxHeap, process.memoryUsage().heapUsed);
       paused ||= channel.waiting;
       return server.connections >= 2;
     }, 120_000, 'the feed to be read');
     await until(() => channel.pendingFragments === 0, 5_000, 'fragments to expire');
-    await outbox.flush();
+    await queue.flush();
     expect(paused).toBe(true);
     expect(server.waits).toBeGreaterThan(0);
     // At most the high-water mark plus what one 64 KiB chunk decodes into.
@@ -129,11 +129,11 @@ describe('garbage input', () => {
   }
 
   it('random bytes and truncated sentences over TCP never crash the ingest; every output is well-formed', async () => {
-    const { outbox, channel, delivered } = pipeline();
+    const { queue, channel, delivered } = pipeline();
     const text = `${garbage(7, 2_000_000).toString('latin1')}\n${POSITION}\n`;
     const server = await tcp(channel, text, { chunkMax: 777 });
     await until(() => server.connections >= 2, 60_000, 'the feed to be read');
-    await outbox.flush();
+    await queue.flush();
     expect(delivered.length).toBeGreaterThan(1_000);
     for (const record of delivered) {
       const value = JSON.parse(String(record.value));
@@ -145,8 +145,8 @@ describe('garbage input', () => {
   }, 120_000);
 
   it('garbage datagrams over UDP never crash the listener', async () => {
-    const { outbox, channel, delivered } = pipeline({}, 1_000_000);
-    const source = new UdpSource({ endpoint: { name: 'udp-fuzz', host: '127.0.0.1', port: 0 }, channel, outbox, log: testLog });
+    const { queue, channel, delivered } = pipeline({}, 1_000_000);
+    const source = new UdpSource({ endpoint: { name: 'udp-fuzz', host: '127.0.0.1', port: 0 }, channel, queue, log: testLog });
     await source.start();
     stops.push(() => source.stop());
     const client = dgram.createSocket('udp4');
@@ -158,7 +158,7 @@ describe('garbage input', () => {
     await new Promise<void>((resolve) => client.send(Buffer.from(`${POSITION}\r\n`), source.port, '127.0.0.1', () => resolve()));
     client.close();
     await until(() => delivered.some((r) => String(r.value).includes(POSITION) && r.topic === topics().aisPositions), 10_000, 'the clean datagram');
-    await outbox.flush();
+    await queue.flush();
     expect(delivered.filter((r) => r.topic === topics().deadLetter).length).toBeGreaterThan(10);
   });
 });
@@ -167,22 +167,22 @@ describe('the UDP source', () => {
   it('decodes each datagram on its own and drops (counting) datagrams while the producer is behind', async () => {
     let release!: () => void;
     const stall = new Promise<void>((r) => (release = r));
-    const { outbox, channel, delivered } = pipeline({ stall }, 100);
-    const source = new UdpSource({ endpoint: { name: 'udp-test', host: '127.0.0.1', port: 0 }, channel, outbox, log: testLog });
+    const { queue, channel, delivered } = pipeline({ stall }, 100);
+    const source = new UdpSource({ endpoint: { name: 'udp-test', host: '127.0.0.1', port: 0 }, channel, queue, log: testLog });
     await source.start();
     stops.push(() => source.stop());
     const droppedBefore = (await ingestMetrics.dropped.get()).values.find((v) => v.labels.source === 'udp-test')?.value ?? 0;
     const client = dgram.createSocket('udp4');
     const send = (text: string) => new Promise<void>((resolve) => client.send(Buffer.from(text), source.port, '127.0.0.1', () => resolve()));
-    // 150 positions fill the outbox past its high-water mark of 100; then datagrams are dropped.
+    // 150 positions fill the queue past its high-water mark of 100; then datagrams are dropped.
     await send(Array(150).fill(POSITION).join('\r\n'));
-    await until(() => !outbox.writable, 5_000, 'the outbox to fill');
+    await until(() => !queue.writable, 5_000, 'the queue to fill');
     await send(POSITION);
     await new Promise((r) => setTimeout(r, 100));
     const dropped = ((await ingestMetrics.dropped.get()).values.find((v) => v.labels.source === 'udp-test')?.value ?? 0) - droppedBefore;
     expect(dropped).toBe(1);
     release();
-    await outbox.flush();
+    await queue.flush();
     expect(delivered.filter((r) => r.topic === topics().aisPositions)).toHaveLength(150);
     client.close();
   });

@@ -49,7 +49,7 @@ describe('AIS over TCP into Kafka, on the real sample', () => {
     harness = await ingestHarness({ PSS_AIS_FRAGMENT_TIMEOUT_MS: String(FRAGMENT_TIMEOUT_MS) });
     const server = await feedServer(text, { chunkMax: 3000 });
     const rt = harness.runtime;
-    const channel = new AisChannel({ source: SOURCE, kind: 'tcp', outbox: rt.outbox, records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS, now: () => clock });
+    const channel = new AisChannel({ source: SOURCE, kind: 'tcp', queue: rt.queue, records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: FRAGMENT_TIMEOUT_MS, now: () => clock });
     source = new TcpSource({ endpoint: { name: SOURCE, host: '127.0.0.1', port: server.port }, channel, backoff: { minMs: 50, maxMs: 200 }, idleTimeoutMs: 0, log: testLog });
     source.start();
     // The server closes after the sample; the source reconnects (and gets nothing more).
@@ -57,7 +57,7 @@ describe('AIS over TCP into Kafka, on the real sample', () => {
     // Fragments left incomplete at the end expire on the channel's timer.
     clock += FRAGMENT_TIMEOUT_MS + 1;
     await until(() => channel.pendingFragments === 0, 10_000, 'incomplete fragments to expire');
-    await rt.outbox.flush();
+    await rt.queue.flush();
     await source.stop();
     await server.close();
     const t = harness.topics;

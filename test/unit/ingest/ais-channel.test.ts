@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
 import { AisRecords } from '../../../ingest/ais-records.ts';
 import { jsonEncoder } from '../../../ingest/encoding.ts';
-import { Outbox } from '../../../ingest/outbox.ts';
+import { ProducerQueue } from '../../../ingest/producer-queue.ts';
 import type { OutRecord } from '../../../platform/kafka.ts';
 import { createLogger } from '../../../platform/log.ts';
 import { topicNames } from '../../../platform/topics.ts';
@@ -12,46 +12,46 @@ const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc
 
 function channel() {
   const sent: OutRecord[] = [];
-  const outbox = new Outbox({ send: async (r) => void sent.push(...r), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log: createLogger('silent') });
-  const ch = new AisChannel({ source: 'unit', kind: 'tcp', outbox, records: new AisRecords(topicNames(''), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => 0 });
-  return { ch, outbox, sent };
+  const queue = new ProducerQueue({ send: async (r) => void sent.push(...r), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log: createLogger('silent') });
+  const ch = new AisChannel({ source: 'unit', kind: 'tcp', queue, records: new AisRecords(topicNames(''), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => 0 });
+  return { ch, queue, sent };
 }
 
 describe('the AIS channel', () => {
   it('frames lines across chunks: CR, LF and CRLF, a CR at the end of one chunk and its LF in the next', async () => {
-    const { ch, outbox, sent } = channel();
+    const { ch, queue, sent } = channel();
     const text = `${POSITION}\r\n${STATIC[0]}\r${STATIC[1]}\n${POSITION}\r\n`;
     for (let i = 0; i < text.length; i += 7) ch.write(Buffer.from(text.slice(i, i + 7), 'latin1'));
     await new Promise((r) => setImmediate(r));
-    await outbox.flush();
+    await queue.flush();
     expect(sent.map((r) => r.topic)).toEqual(['ais.positions', 'ais.static', 'ais.positions']);
   });
 
   it('decodes the unterminated last line of a closed connection instead of dropping it (regression)', async () => {
-    const { ch, outbox, sent } = channel();
+    const { ch, queue, sent } = channel();
     ch.write(`${POSITION}\r\n${POSITION}`);
     await new Promise((r) => setImmediate(r));
     ch.endOfConnection();
-    await outbox.flush();
+    await queue.flush();
     expect(sent.filter((r) => r.topic === 'ais.positions')).toHaveLength(2);
   });
 
   it('dead-letters a truncated last line rather than joining it to the next connection', async () => {
-    const { ch, outbox, sent } = channel();
+    const { ch, queue, sent } = channel();
     ch.write(POSITION.slice(0, 20));
     await new Promise((r) => setImmediate(r));
     ch.endOfConnection();
     ch.write(`${POSITION}\n`);
     await new Promise((r) => setImmediate(r));
-    await outbox.flush();
+    await queue.flush();
     expect(sent.map((r) => r.topic)).toEqual(['ingest.deadletter', 'ais.positions']);
   });
 
   it('dead-letters incomplete messages at the end of input', async () => {
-    const { ch, outbox, sent } = channel();
+    const { ch, queue, sent } = channel();
     ch.end(`${STATIC[0]}\n`);
     await new Promise((r) => ch.once('finish', r));
-    await outbox.flush();
+    await queue.flush();
     expect(sent).toHaveLength(1);
     expect(JSON.parse(String(sent[0]?.value))).toMatchObject({ reason: 'orphan_fragment' });
   });

@@ -3,7 +3,7 @@ import { evaluatePositions, expireSilent } from '../../../../processors/maritime
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../processors/maritime/rules/config.ts';
 import type { VesselState } from '../../../../processors/maritime/rules/vessel-state.ts';
 import { VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
-import type { ZoneSnapshot } from '../../../../processors/maritime/zone-catalog.ts';
+import type { ZoneSnapshot } from '../../../../processors/maritime/zones/zone-catalog.ts';
 import { ZoneIndex } from '../../../../processors/maritime/zones/zone-index.ts';
 import type { StoredZone } from '../../../../schemas/zone.ts';
 import { position } from '../../../support/tracks.ts';

@@ -1,0 +1,33 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Router } from 'express';
+import type { RouteDef } from '../api/http/routes.ts';
+import type { RunningRole, ServiceContext } from '../platform/context.ts';
+
+/**
+ * Takes over an HTTP upgrade request (a WebSocket) on its path. Handlers are tried in feature order; the
+ * first whose `path` equals the request's path answers it, and an upgrade nobody claims is refused.
+ */
+export interface UpgradeHandler {
+  path: string;
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+/**
+ * A feature's contribution to the service, assembled in app/features.ts:
+ * - `routes`: /v1 routes (api/http/routes.ts explains how to define them), `routers`: other HTTP routers
+ *   mounted at the root (e.g. /oauth);
+ * - `upgrades`: WebSocket upgrade handlers on the api role's HTTP server;
+ * - `ingest`, `processors`, `api`: workers started with that role (an `api` worker runs beside the HTTP
+ *   server, e.g. a consumer that feeds connected WebSocket clients). Workers start in the order
+ *   processors, ingest, api, and stop in reverse.
+ */
+export interface Feature {
+  name: string;
+  routes?: RouteDef[];
+  routers?: (ctx: ServiceContext) => Router[];
+  upgrades?: (ctx: ServiceContext) => UpgradeHandler[];
+  ingest?: (ctx: ServiceContext) => Promise<RunningRole>;
+  processors?: (ctx: ServiceContext) => Promise<RunningRole>;
+  api?: (ctx: ServiceContext) => Promise<RunningRole>;
+}

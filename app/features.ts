@@ -1,0 +1,20 @@
+// Every feature of the service, in start order: what each contributes to the roles (see feature.ts).
+// Each capability adds itself here; nothing below app/ knows which features exist.
+import { oauthRouter } from '../api/auth/oauth-server.ts';
+import { authRoutes } from '../api/auth/routes.ts';
+import { ingestRoutes } from '../api/ingest/routes.ts';
+import { zoneRoutes } from '../api/maritime/zone-routes.ts';
+import { startIngest } from '../ingest/role.ts';
+import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import type { Feature } from './feature.ts';
+
+/** Authentication and credentials: /v1/auth/* and the OAuth server at {auth_url}/oauth. */
+export const authFeature: Feature = { name: 'auth', routes: authRoutes, routers: (ctx) => [oauthRouter(ctx)] };
+
+/** Ingest: HTTP ingest routes, and the ingest role's TCP/UDP sources and raw-topic consumers. */
+export const ingestFeature: Feature = { name: 'ingest', routes: ingestRoutes, ingest: startIngest };
+
+/** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
+export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature];

@@ -1,0 +1,40 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { UpgradeHandler } from '../feature.ts';
+
+export interface HttpServer {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens, hands upgrade requests to the handler registered for their path (others get 404), and closes
+ * gracefully: stops accepting, lets in-flight requests finish, then drops idle sockets.
+ */
+export async function listen(app: Express, host: string, port: number, upgrades: UpgradeHandler[] = []): Promise<HttpServer> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5_000;
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://upgrade.invalid').pathname;
+    const handler = upgrades.find((u) => u.path === path);
+    if (handler) return handler.handle(req, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

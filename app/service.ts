@@ -1,0 +1,107 @@
+// Assembles the service from its roles. Used by `pss start`, the demo and the end-to-end tests alike.
+import { createApp } from './http/express-app.ts';
+import { v1Router } from '../api/http/routes.ts';
+import type { Feature } from './feature.ts';
+import { apiRoutes } from './v1-routes.ts';
+import { listen } from './http/server.ts';
+import type { Config, Role } from '../platform/config.ts';
+import type { RunningRole, ServiceContext } from '../platform/context.ts';
+import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
+import type { Logger } from '../platform/log.ts';
+import { createPool, migrate } from '../platform/postgres.ts';
+import { kafkaCheck, postgresCheck } from '../platform/readiness.ts';
+import { topicNames, topicSpecs } from '../platform/topics.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RunningService {
+  context: ServiceContext;
+  /** Base URL of the HTTP server when the api role runs. */
+  url?: string;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config, roles: Role[], log: Logger, features: Feature[]): Promise<RunningService> {
+  const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log };
+  await untilReady('postgres', log, () => migrate(config.databaseUrl, log));
+  await untilReady('kafka', log, async () => {
+    const admin = new KafkaAdmin(kafka);
+    try {
+      await admin.ensureTopics(topicSpecs(config.topicPrefix));
+    } finally {
+      await admin.close();
+    }
+  });
+
+  const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
+  const producer = new KafkaProducer(kafka);
+  const context: ServiceContext = { config, log, pool, kafka, topics: topicNames(config.topicPrefix), producer };
+  const running: RunningRole[] = [];
+  let url: string | undefined;
+
+  try {
+    for (const role of ['processors', 'ingest'] as const) {
+      if (!roles.includes(role)) continue;
+      for (const feature of features) {
+        const start = feature[role];
+        if (start) running.push(await start(context));
+      }
+    }
+    if (roles.includes('api')) {
+      const app = createApp({
+        log,
+        readiness: { postgres: postgresCheck(pool), kafka: kafkaCheck(kafka) },
+        routers: [v1Router(context, apiRoutes(features, config)), ...features.flatMap((f) => f.routers?.(context) ?? [])],
+      });
+      const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []));
+      url = http.url;
+      running.push({ name: 'http', stop: () => http.close() });
+      for (const feature of features) {
+        if (feature.api) running.push(await feature.api(context));
+      }
+      log.info({ url, roles }, 'service started');
+    } else {
+      log.info({ roles }, 'service started (no api role)');
+    }
+  } catch (err) {
+    await stopAll(running, log);
+    await producer.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+
+  return {
+    context,
+    url,
+    stop: async () => {
+      await stopAll(running, log);
+      await producer.close().catch((err) => log.warn({ err }, 'producer close failed'));
+      await pool.end().catch((err) => log.warn({ err }, 'pool close failed'));
+    },
+  };
+}
+
+/** Stops roles in reverse start order so consumers drain before their producers close. */
+async function stopAll(running: RunningRole[], log: Logger): Promise<void> {
+  for (const role of [...running].reverse()) {
+    try {
+      await role.stop();
+    } catch (err) {
+      log.warn({ err, role: role.name }, 'role did not stop cleanly');
+    }
+  }
+}
+
+/** Start-up waits for a dependency (with a log line saying what it waits for) instead of crashing. */
+async function untilReady(name: string, log: Logger, attempt: () => Promise<unknown>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    try {
+      await attempt();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`${name} is not reachable: ${(err as Error).message}`, { cause: err });
+      if (i % 5 === 0) log.warn({ err: (err as Error).message }, `waiting for ${name}`);
+      await sleep(1_000);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { Logger } from '../../../platform/log.ts';
+import type { Pool } from '../../../platform/postgres.ts';
+import type { StoredZone } from '../../../schemas/zone.ts';
+import type { RuleZone } from '../rules/config.ts';
+import { indexZone, ZoneIndex, type IndexedZone } from './zone-index.ts';
+
+/** The zones one evaluation sees: the H3 index for where, the rule view for what follows. */
+export interface ZoneSnapshot {
+  index: ZoneIndex;
+  rules: ReadonlyMap<string, RuleZone>;
+  /** A digest of every zone's id and row version: any committed change alters it. */
+  version: string;
+}
+
+export const ZONES_CHANGED_CHANNEL = 'pss_zones_changed';
+
+/**
+ * Every processor instance holds all zones in memory (they are small) and swaps in a new snapshot
+ * within seconds of a change: at once on a NOTIFY from the zone API, and by polling as a fallback for
+ * a missed notification (a dropped LISTEN connection). Unchanged zones keep their compiled H3 cover.
+ */
+export class ZoneCatalog {
+  #snapshot: ZoneSnapshot = { index: ZoneIndex.fromIndexed([]), rules: new Map(), version: '' };
+  #compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
+  #timer: NodeJS.Timeout | undefined;
+  #listener: import('pg').PoolClient | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly log: Logger,
+    private readonly pollMs = 5_000,
+  ) {}
+
+  get snapshot(): ZoneSnapshot {
+    return this.#snapshot;
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    await this.#listen();
+    this.#timer = setInterval(() => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')), this.pollMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#listener?.release();
+    this.#listener = undefined;
+  }
+
+  /** Reloads when the zone table changed since the current snapshot. Concurrent calls share one reload. */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#reload().finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
+  }
+
+  async #reload(): Promise<void> {
+    // xmin changes with every committed write of a row, whatever the writers' clocks and commit order.
+    const { rows: [stamp] } = await this.pool.query<{ version: string }>(
+      `SELECT coalesce(md5(string_agg(id || ':' || xmin::text, ',' ORDER BY id)), '') AS version FROM zones`,
+    );
+    if (stamp?.version === this.#snapshot.version) return;
+    const { rows } = await this.pool.query<{ definition: StoredZone; row_version: string }>(
+      'SELECT definition, xmin::text AS row_version FROM zones ORDER BY id',
+    );
+    const compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
+    const rules = new Map<string, RuleZone>();
+    for (const { definition: zone, row_version: rowVersion } of rows) {
+      const known = this.#compiled.get(zone.id);
+      try {
+        const indexed = known?.rowVersion === rowVersion ? known.indexed : indexZone(zone);
+        compiled.set(zone.id, { rowVersion, indexed });
+        rules.set(zone.id, zone);
+      } catch (err) {
+        // The API validated it; a zone that no longer compiles (e.g. after a limit change) is skipped loudly.
+        this.log.error({ err, zone_id: zone.id }, 'zone skipped: its geometry does not compile');
+      }
+    }
+    this.#compiled = compiled;
+    this.#snapshot = {
+      index: ZoneIndex.fromIndexed([...compiled.values()].map((c) => c.indexed)),
+      rules,
+      version: stamp?.version ?? '',
+    };
+    this.log.info({ zones: rules.size, cells: this.#snapshot.index.cellCount }, 'zones loaded');
+  }
+
+  async #listen(): Promise<void> {
+    try {
+      const client = await this.pool.connect();
+      client.on('notification', () => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')));
+      client.on('error', (err) => {
+        this.log.warn({ err }, 'zone change listener lost; polling continues');
+        this.#listener = undefined;
+      });
+      await client.query(`LISTEN ${ZONES_CHANGED_CHANNEL}`);
+      this.#listener = client;
+    } catch (err) {
+      this.log.warn({ err }, 'cannot listen for zone changes; polling only');
+    }
+  }
+}
