@@ -18,10 +18,6 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   'oauth-clients': { summary: 'oauth-clients create --name N --redirect-uri URL [--redirect-uri URL] --scopes a,b [--public]', load: async () => (await import('./oauth-clients.ts')).oauthClientsCommand },
 };
 
-export function registerCommand(name: string, summary: string, load: () => Promise<Command>): void {
-  COMMANDS[name] = { summary, load };
-}
-
 function usage(): string {
   return ['usage: pss <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  pss ${c.summary}`)].join('\n');
 }

@@ -15,8 +15,3 @@ export const ingestMetrics = {
   connects: counter('pss_ingest_source_connects_total', 'TCP source connection attempts, by source and outcome.', ['source', 'outcome']),
   ackSeconds: histogram('pss_ingest_batch_ack_seconds', 'Time from handing a batch to Kafka until it is acknowledged.', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30]),
 };
-
-/** Adds `n` to a labelled counter once per chunk instead of once per item. */
-export function countBy<T extends string>(tally: Map<T, number>, key: T, n = 1): void {
-  tally.set(key, (tally.get(key) ?? 0) + n);
-}

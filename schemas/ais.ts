@@ -45,6 +45,14 @@ const dimensions = {
 const epfd = { type: 'integer', minimum: 1, maximum: 15, description: 'ITU-R M.1371 type of position fixing device; 0 (undefined) is absent' } as const;
 
 /** Vessel categories for ITU-R M.1371 "type of ship and cargo" codes; the mapping is ingest/ais/ship-types.ts. */
+/**
+ * How far a report's `reported_at` may lie after its `received_at`. Ingest rejects a report beyond it
+ * as `future_timestamp` and the processors ignore one that another producer wrote: a receiver with a
+ * wrong clock (or an HTTP client sending 2099) would otherwise push a vessel's last-seen time into the
+ * future for every consumer. Five minutes covers ordinary clock skew; past event times are always accepted.
+ */
+export const MAX_REPORTED_AHEAD_MS = 5 * 60_000;
+
 export const shipCategorySchema = {
   type: 'string',
   enum: [

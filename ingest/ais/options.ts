@@ -4,14 +4,6 @@ import type { FromSchema } from 'json-schema-to-ts';
 
 export const DEFAULT_FRAGMENT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_PENDING_GROUPS = 10_000;
-/**
- * How far a report's `reported_at` may lie after its `received_at`. Beyond it the report is rejected as
- * `future_timestamp`: a receiver with a wrong clock (or an HTTP client sending 2099) would otherwise push
- * a vessel's last-seen time into the future for every consumer. Five minutes covers ordinary clock skew
- * between a receiver and this host; event times in the past (old recordings) are always accepted.
- */
-export const MAX_REPORTED_AHEAD_MS = 5 * 60_000;
-
 export const aisDecoderSettingsSchema = {
   type: 'object',
   additionalProperties: false,

@@ -7,9 +7,9 @@
 //              when they are absent, then validates. A reported_at more than MAX_REPORTED_AHEAD_MS after
 //              the receive time is rejected as future_timestamp, as the decoder does for NMEA input.
 import type { OutRecord } from '../../platform/kafka.ts';
-import type { AisDecodeResult, AisReport } from '../../schemas/ais.ts';
+import { MAX_REPORTED_AHEAD_MS, type AisDecodeResult, type AisReport } from '../../schemas/ais.ts';
 import { AisTally, type AisOutcome, type AisRecords } from '../ais-records.ts';
-import { createAisDecoder, MAX_REPORTED_AHEAD_MS } from '../ais/index.ts';
+import { createAisDecoder } from '../ais/index.ts';
 import { deadLetter } from '../dead-letter.ts';
 import { ItemLedger, type ItemsOutcome } from './items.ts';
 

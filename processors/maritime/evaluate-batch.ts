@@ -1,5 +1,5 @@
 import type { SecurityEvent } from '../../schemas/event.ts';
-import type { VesselPosition } from '../../schemas/ais.ts';
+import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { expire, step } from './rules/vessel-zone-state.ts';
@@ -31,17 +31,10 @@ export interface PartitionedPosition {
   position: VesselPosition;
 }
 
-/**
- * How far a report's own time may lie after its receipt. A receiver with a wrong clock (or a caller
- * posting a future `reported_at`) would otherwise move the vessel's last-seen time ahead, hiding every
- * genuine report after it as late, and move the silence watermark ahead for everyone.
- */
-export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
-
 /** The report's event time, or undefined when it lies too far after its receipt to be believed. */
 export function believableReportTime(p: VesselPosition): number | undefined {
   const reportedAt = Date.parse(p.reported_at);
-  return reportedAt - Date.parse(p.received_at) > MAX_CLOCK_AHEAD_MS ? undefined : reportedAt;
+  return reportedAt - Date.parse(p.received_at) > MAX_REPORTED_AHEAD_MS ? undefined : reportedAt;
 }
 
 export function evaluatePositions(

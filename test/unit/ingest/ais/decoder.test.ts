@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAisDecoder, MAX_REPORTED_AHEAD_MS } from '../../../../ingest/ais/index.ts';
-import type { AisDecodeResult } from '../../../../schemas/ais.ts';
+import { createAisDecoder } from '../../../../ingest/ais/index.ts';
+import { MAX_REPORTED_AHEAD_MS, type AisDecodeResult } from '../../../../schemas/ais.ts';
 import { classA, message, tagBlock } from './nmea-builder.ts';
 
 const NOW = Date.UTC(2024, 0, 15, 12, 0, 0);

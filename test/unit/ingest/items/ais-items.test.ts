@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AisRecords } from '../../../../ingest/ais-records.ts';
 import { jsonEncoder } from '../../../../ingest/encoding.ts';
-import { MAX_REPORTED_AHEAD_MS } from '../../../../ingest/ais/index.ts';
+import { MAX_REPORTED_AHEAD_MS } from '../../../../schemas/ais.ts';
 import { reportItems, sentenceItems } from '../../../../ingest/items/ais-items.ts';
 import { compileSchema } from '../../../../ingest/validation.ts';
 import { deadLetterSchema } from '../../../../schemas/dead-letter.ts';
