@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from '../platform/postgres.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 
 export interface PendingEvent {
+  /** As operators see it now (security_events_current): a triage change made before publication is included. */
   event: SecurityEvent;
   /** Seconds from storing to this claim, on the database's clock (the one that stamped it). */
   ageSeconds: number;
@@ -17,7 +18,7 @@ export interface PendingEvent {
 export async function claimPending(client: PoolClient, minAgeMs: number, limit: number): Promise<PendingEvent[]> {
   const { rows } = await client.query<{ body: SecurityEvent; age: number }>(
     `SELECT e.body, extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS age
-       FROM event_outbox AS o JOIN security_events AS e ON e.id = o.event_id
+       FROM event_outbox AS o JOIN security_events_current AS e ON e.id = o.event_id
       WHERE o.created_at <= now() - make_interval(secs => $1::double precision / 1000)
       ORDER BY o.seq
       LIMIT $2

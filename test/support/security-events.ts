@@ -26,7 +26,7 @@ export function testEvent(sourceModule: string, n: number, kind: 'maritime' | 'g
   };
 }
 
-/** Unique source module names, and a cleanup that deletes their events (their outbox rows go with them). */
+/** Unique source module names, and a cleanup that deletes their events (outbox and triage rows go with them). */
 export function testModules(pool: () => Pool) {
   const names: string[] = [];
   return {

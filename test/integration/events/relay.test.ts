@@ -139,6 +139,17 @@ describe('the event relay on the real PostGIS and broker', () => {
     expect(await pendingOf(ids)).toBe(0);
   });
 
+  it('publishes an event as operators see it when they changed it before publication', async () => {
+    const topic = await freshTopic();
+    const source = modules.next();
+    const [event] = await storeOnly([testEvent(source, 1)]);
+    await pool.query(`INSERT INTO event_triage (event_id, requires_action, assigned_to, updated_by) VALUES ($1, false, 'duty.officer', 'key_test')`, [event!.id]);
+    relay(topic, { sweepEveryMs: 600_000 }).start();
+    const seen = await readAll(topic, [event!.id], 0);
+    const published = JSON.parse(seen.find((r) => r.key === event!.id)!.value.toString()) as SecurityEvent;
+    expect(published).toEqual({ ...event, requires_action: false, assigned_to: 'duty.officer' });
+  });
+
   it('reports itself stuck while it cannot publish, and leaves the events in the outbox', async () => {
     const source = modules.next();
     const [event] = await storeOnly([testEvent(source, 1)]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEvent } from '../../../events/queries.ts';
 import { storeEvents } from '../../../events/store.ts';
 import { createPool, inTransaction, migrate, type Pool } from '../../../platform/postgres.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
@@ -48,6 +49,7 @@ describe('storing events on the real PostGIS', () => {
       }),
     ).rejects.toThrow('batch failed after storing');
     expect(await pendingOf(source)).toEqual([]);
+    expect(await readEvent(pool, testEvent(source, 1).id)).toBeUndefined();
   });
 
   it('queues a batch in its own order, whatever the ids, and an id named twice once', async () => {
@@ -67,10 +69,33 @@ describe('storing events on the real PostGIS', () => {
     expect(await pendingOf(source)).toEqual([]);
   });
 
-  it('deleting an event removes its outbox entry with it', async () => {
+  it('reads an event merged with what operators changed, and leaves the stored body as found', async () => {
     const source = modules.next();
-    await store([testEvent(source, 1)]);
+    const [event] = await store([testEvent(source, 1)]);
+    expect(await readEvent(pool, event!.id)).toEqual(event);
+
+    // What the events API's PATCH (issue 10) will write: all three fields as they are now.
+    await pool.query(
+      `INSERT INTO event_triage (event_id, requires_action, assigned_to, incident_id, updated_by) VALUES ($1, false, 'duty.officer', 'inc_1', 'key_test')`,
+      [event!.id],
+    );
+    expect(await readEvent(pool, event!.id)).toEqual({ ...event, requires_action: false, assigned_to: 'duty.officer', incident_id: 'inc_1' });
+    // Unassigning is a change too: a null in the triage row wins over the stored value.
+    await pool.query(`UPDATE event_triage SET assigned_to = NULL, incident_id = NULL WHERE event_id = $1`, [event!.id]);
+    expect(await readEvent(pool, event!.id)).toEqual({ ...event, requires_action: false, assigned_to: null, incident_id: null });
+
+    const { rows } = await pool.query<{ body: SecurityEvent; requires_action: boolean }>('SELECT body, requires_action FROM security_events WHERE id = $1', [event!.id]);
+    expect(rows[0]).toEqual({ body: event, requires_action: true });
+    expect(await readEvent(pool, 'evt_00000000000000000000000000000000')).toBeUndefined();
+  });
+
+  it('deleting an event removes its outbox entry and its triage with it', async () => {
+    const source = modules.next();
+    const [event] = await store([testEvent(source, 1)]);
+    await pool.query(`INSERT INTO event_triage (event_id, requires_action, updated_by) VALUES ($1, false, 'key_test')`, [event!.id]);
     await pool.query('DELETE FROM security_events WHERE source_module = $1', [source]);
     expect(await pendingOf(source)).toEqual([]);
+    const { rows } = await pool.query('SELECT 1 FROM event_triage WHERE event_id = $1', [event!.id]);
+    expect(rows).toEqual([]);
   });
 });
