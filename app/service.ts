@@ -2,10 +2,11 @@
 import { createApp } from './http/express-app.ts';
 import { v1Router } from '../api/http/routes.ts';
 import type { Feature } from './feature.ts';
+import { EventRelay } from '../events/relay.ts';
 import { apiRoutes } from './v1-routes.ts';
 import { listen } from './http/server.ts';
 import type { Config, Role } from '../platform/config.ts';
-import type { RunningRole, ServiceContext } from '../platform/context.ts';
+import type { RelaySignal, RunningRole, ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import type { Logger } from '../platform/log.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
@@ -34,11 +35,20 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
 
   const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
   const producer = new KafkaProducer(kafka);
-  const context: ServiceContext = { config, log, pool, kafka, topics: topicNames(config.topicPrefix), producer };
+  const topics = topicNames(config.topicPrefix);
+  // The roles that store events (the processors' findings, the API's intake) publish them through this
+  // instance's relay; an ingest-only instance stores none, and runs none.
+  const relay = roles.includes('processors') || roles.includes('api') ? new EventRelay({ pool, producer, topic: topics.securityEvents, log }) : undefined;
+  const context: ServiceContext = { config, log, pool, kafka, topics, producer, relay: relay ?? NO_RELAY };
   const running: RunningRole[] = [];
   let url: string | undefined;
 
   try {
+    if (relay) {
+      relay.start();
+      // Started first, so stopped last: it publishes what the other roles stored while they stopped.
+      running.push({ name: 'event-relay', stop: () => relay.stop() });
+    }
     for (const role of ['processors', 'ingest'] as const) {
       if (!roles.includes(role)) continue;
       for (const feature of features) {
@@ -49,7 +59,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     if (roles.includes('api')) {
       const app = createApp({
         log,
-        readiness: { postgres: postgresCheck(pool), kafka: kafkaCheck(kafka) },
+        readiness: { postgres: postgresCheck(pool), kafka: kafkaCheck(kafka), ...(relay ? { event_relay: () => relay.check() } : {}) },
         routers: [v1Router(context, apiRoutes(features, config)), ...features.flatMap((f) => f.routers?.(context) ?? [])],
       });
       const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []));
@@ -79,6 +89,8 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     },
   };
 }
+
+const NO_RELAY: RelaySignal = { wake: () => undefined };
 
 /** Stops roles in reverse start order so consumers drain before their producers close. */
 async function stopAll(running: RunningRole[], log: Logger): Promise<void> {

@@ -6,6 +6,7 @@
 //   3. the naive alternative on the same input: one PostGIS ST_Covers/ST_DWithin query per position.
 // Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
 import pg from 'pg';
+import { EventRelay } from '../events/relay.ts';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { loadConfig } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
@@ -42,7 +43,11 @@ async function main(): Promise<void> {
   await admin.ensureTopics(topicSpecs(prefix));
   const pool = createPool(databaseUrl, 8, log);
   const producer = new KafkaProducer(kafka);
-  const ctx: ServiceContext = { config, log, pool, kafka, topics: topicNames(prefix), producer };
+  const topics = topicNames(prefix);
+  // As in the service: the processor stores events, this instance's relay publishes them.
+  const relay = new EventRelay({ pool, producer, topic: topics.securityEvents, log });
+  relay.start();
+  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, relay };
 
   const port = new RandomPort(42);
   let t = performance.now();
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1_000));
   await reader.stop();
   await processor.stop();
+  await relay.stop();
 
   // 3. The naive alternative on the same input.
   const naiveInput = preload.slice(0, NAIVE_POSITIONS);

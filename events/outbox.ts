@@ -1,67 +1,42 @@
-import type { KafkaProducer } from '../platform/kafka.ts';
-import type { PoolClient, Pool } from '../platform/postgres.ts';
+// The relay's side of the event outbox (event_outbox, filled by store.ts): claim the oldest entries,
+// forget them once they are on the topic, and say how old the oldest one is.
+import type { Pool, PoolClient } from '../platform/postgres.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 
-/**
- * Stores events, and their outbox entries, in the caller's transaction. Returns the ones that were new: an
- * event whose id is already stored (a replay after a crash) is neither stored nor published again.
- */
-export async function storeEvents(client: PoolClient, events: SecurityEvent[]): Promise<SecurityEvent[]> {
-  if (events.length === 0) return [];
-  const { rows } = await client.query<{ id: string }>(
-    `WITH stored AS (
-       INSERT INTO security_events (id, type, category, severity, occurred_at, source_module, zone, requires_action, incident_id, body)
-       SELECT e->>'id', e->>'type', e->>'category', e->>'severity', (e->>'timestamp')::timestamptz, e->>'source_module',
-              e->'location'->>'zone', (e->>'requires_action')::boolean, e->>'incident_id', e
-         FROM jsonb_array_elements($1::jsonb) AS e
-       ON CONFLICT (id) DO NOTHING
-       RETURNING id, source_module
-     ), queued AS (
-       INSERT INTO event_outbox (event_id, source_module) SELECT id, source_module FROM stored
-     )
-     SELECT id FROM stored`,
-    [JSON.stringify(events)],
-  );
-  const fresh = new Set(rows.map((r) => r.id));
-  return events.filter((e) => fresh.has(e.id));
-}
-
-/** Puts events on the topic, keyed by id. The caller marks them published (markPublished). */
-export async function sendEvents(producer: KafkaProducer, topic: string, events: SecurityEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await producer.send(
-    // The record's Kafka timestamp is its append time, not the event time: events found in a replay of an
-    // old recording would otherwise fall outside the topic's retention at once.
-    events.map((e) => ({ topic, key: e.id, value: JSON.stringify(e), headers: { type: e.type } })),
-  );
-}
-
-/** Records that events are on the topic; events not marked are published again (same ids) after a crash. */
-export async function markPublished(db: Pool | PoolClient, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db.query('DELETE FROM event_outbox WHERE event_id = ANY($1::text[])', [ids]);
-}
-
-/** Puts events on the topic and marks them published at once. */
-export async function publishEvents(pool: Pool, producer: KafkaProducer, topic: string, events: SecurityEvent[]): Promise<void> {
-  await sendEvents(producer, topic, events);
-  await markPublished(pool, events.map((e) => e.id));
+export interface PendingEvent {
+  /** As operators see it now (security_events_current): a triage change made before publication is included. */
+  event: SecurityEvent;
+  /** Seconds from storing to this claim, on the database's clock (the one that stamped it). */
+  ageSeconds: number;
 }
 
 /**
- * Publishes what is stored but not on the topic (oldest first): at start-up everything pending, later only
- * rows older than `minAgeMs`, so a batch between its commit and its publish is not sent twice.
+ * Locks and returns up to `limit` outbox entries at least `minAgeMs` old, in the order they were stored,
+ * for the rest of the caller's transaction. Entries another relay has locked are skipped, not waited
+ * for, so relays on several instances share the outbox without publishing one entry twice at once.
  */
-export async function publishPending(pool: Pool, producer: KafkaProducer, topic: string, sourceModule: string, minAgeMs = 0, limit = 1_000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { rows } = await pool.query<{ body: SecurityEvent }>(
-      `SELECT e.body FROM event_outbox AS o JOIN security_events AS e ON e.id = o.event_id
-        WHERE o.source_module = $1 AND o.created_at <= now() - make_interval(secs => $2::double precision / 1000)
-        ORDER BY o.created_at LIMIT $3`,
-      [sourceModule, minAgeMs, limit],
-    );
-    if (rows.length === 0) return total;
-    await publishEvents(pool, producer, topic, rows.map((r) => r.body));
-    total += rows.length;
-  }
+export async function claimPending(client: PoolClient, minAgeMs: number, limit: number): Promise<PendingEvent[]> {
+  const { rows } = await client.query<{ body: SecurityEvent; age: number }>(
+    `SELECT e.body, extract(epoch FROM clock_timestamp() - o.created_at)::float8 AS age
+       FROM event_outbox AS o JOIN security_events_current AS e ON e.id = o.event_id
+      WHERE o.created_at <= now() - make_interval(secs => $1::double precision / 1000)
+      ORDER BY o.seq
+      LIMIT $2
+        FOR UPDATE OF o SKIP LOCKED`,
+    [minAgeMs, limit],
+  );
+  return rows.map((r) => ({ event: r.body, ageSeconds: r.age }));
+}
+
+/** Removes the entries of events now on the topic (in the claiming transaction, so their locks go with it). */
+export async function forgetPublished(client: PoolClient, ids: string[]): Promise<void> {
+  await client.query('DELETE FROM event_outbox WHERE event_id = ANY($1::text[])', [ids]);
+}
+
+/** Seconds since the oldest entry still waiting was stored; 0 when none waits. */
+export async function oldestPendingSeconds(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ age: number }>(
+    'SELECT extract(epoch FROM now() - created_at)::float8 AS age FROM event_outbox ORDER BY seq LIMIT 1',
+  );
+  return Math.max(0, rows[0]?.age ?? 0);
 }

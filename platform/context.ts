@@ -12,6 +12,14 @@ export interface ServiceContext {
   kafka: KafkaOptions;
   topics: Record<TopicId, string>;
   producer: KafkaProducer;
+  /** This instance's event relay (events/relay.ts): wake it after a transaction that stored events commits. */
+  relay: RelaySignal;
+}
+
+/** What a producer of security events needs from the relay that publishes them. */
+export interface RelaySignal {
+  /** Publish what was just committed now, rather than at the relay's next sweep. */
+  wake(): void;
 }
 
 /** A running part of the service; `stop` finishes in-flight work and releases resources. */

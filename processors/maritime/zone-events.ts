@@ -2,7 +2,7 @@ import type { SecurityEvent } from '../../schemas/event.ts';
 import { eventId } from '../../events/event-id.ts';
 import type { ZoneEventIntent } from './rules/zone-event-intents.ts';
 
-export const MARITIME_SOURCE_MODULE = 'maritime.zones';
+const MARITIME_SOURCE_MODULE = 'maritime.zones';
 
 /** Completes an intent into the spec's Event: the id from its cause key, the module and device that found it. */
 export function zoneEvent(intent: ZoneEventIntent, sourceDevice: string): SecurityEvent {

@@ -1,13 +1,16 @@
 // The maritime zone processor: a consumer group on ais.positions. Per batch it loads the states of
 // vessels it has not seen since the last rebalance, evaluates (evaluate-batch.ts, pure), stores changed
-// states and new events in one transaction, publishes the new events, and only then lets the consumer
-// commit offsets. A crash anywhere replays the batch into the same state and the same event ids.
+// states and new events in one transaction, wakes the event relay, and only then lets the consumer commit
+// offsets. A crash anywhere replays the batch into the same state and the same event ids.
+// Offsets do not wait for the events to reach the topic: once committed they are in the outbox, and the
+// relay (events/relay.ts) delivers them, after a crash too; waiting would tie the batch to the broker's
+// produce latency and gain no guarantee.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
-import { markPublished, publishPending, sendEvents, storeEvents } from '../../events/outbox.ts';
+import { storeEvents } from '../../events/store.ts';
 import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, type ZoneRulesConfig } from './rules/config.ts';
@@ -15,19 +18,15 @@ import type { VesselState } from './rules/vessel-state.ts';
 import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
 import { followVesselDirectory, VesselDirectory } from './vessel-directory.ts';
 import { ZoneCatalog } from './zones/zone-catalog.ts';
-import { MARITIME_SOURCE_MODULE } from './zone-events.ts';
 
 const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');
 const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
 const futurePositions = counter('pss_maritime_future_positions_total', 'Positions dated too far after their receipt and ignored');
 const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that were not valid JSON');
-const eventsEmitted = counter('pss_events_emitted_total', 'Security events published', ['type']);
 const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
 
-/** How often (wall clock) silent vessels are checked and the outbox swept; the silence timeout itself is event time. */
+/** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
 const HOUSEKEEPING_EVERY_MS = 10_000;
-/** Outbox rows older than this are another batch's failed publish, not one in progress. */
-const STALE_UNPUBLISHED_MS = 30_000;
 
 /**
  * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
@@ -58,11 +57,9 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   // Zone evaluation starts once the vessel directory has read what ais.static holds, so authorization by
   // vessel type works from the first report after a restart.
   const directoryRole = await followVesselDirectory(ctx, directory);
-  await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
 
   let owned = new OwnedVessels();
   let lastHousekeeping = Date.now();
-  let unpublished = false;
 
   const consumer = new KafkaConsumer(ctx.kafka, {
     groupId: `${ctx.config.topicPrefix}maritime-zones`,
@@ -106,10 +103,6 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
 
   async function evaluate(records: InRecord[]): Promise<void> {
     const started = performance.now();
-    if (unpublished) {
-      await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
-      unpublished = false;
-    }
     const items = parsePositions(records);
     const v = owned;
     const unknown = new Set<number>();
@@ -165,22 +158,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       v.checkpoints.set(mmsi, checkpoint);
       v.unwritten.delete(mmsi);
     }
-    try {
-      await sendEvents(ctx.producer, ctx.topics.securityEvents, fresh);
-    } catch (err) {
-      // Stored but not on the topic: the retry publishes them from the outbox before anything else.
-      unpublished = true;
-      throw err;
-    }
-    // Only a crash between the send above and this mark can put an event on the topic twice (same id).
-    await markPublished(ctx.pool, fresh.map((e) => e.id));
-    // Events another instance stored and failed to publish before it went away.
-    if (housekeeping) await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE, STALE_UNPUBLISHED_MS);
+    if (fresh.length > 0) ctx.relay.wake();
 
     positionsEvaluated.inc(items.length);
     latePositions.inc(outcome.late);
     futurePositions.inc(outcome.future);
-    for (const e of fresh) eventsEmitted.inc({ type: e.type });
     batchSeconds.observe((performance.now() - started) / 1000);
   }
 

@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '../../../events/event-types.ts';
 import type { EventSeverity } from '../../../schemas/event.ts';
 import type { AlertLevel, EscalationAction } from '../../../schemas/zone.ts';
 import type { RuleZone } from './config.ts';
@@ -18,8 +19,8 @@ export function requiresActionAt(level: AlertLevel): boolean {
   return level === 'medium' || level === 'high' || level === 'critical';
 }
 
-/** Spec "Event categories and types": dwell_threshold is medium. */
-export const DWELL_THRESHOLD_SEVERITY: EventSeverity = 'medium';
+/** dwell_threshold's fixed severity (spec "Event categories and types"), from the event type table. */
+export const DWELL_THRESHOLD_SEVERITY: EventSeverity = EVENT_TYPES.dwell_threshold.severity;
 
 /**
  * Spec "Alert levels": a supervisor is involved from `high`, all stakeholders at `critical`; the

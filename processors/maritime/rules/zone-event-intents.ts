@@ -1,4 +1,5 @@
-import type { EventCategory, EventSeverity } from '../../../schemas/event.ts';
+import type { EventType } from '../../../events/event-types.ts';
+import type { SecurityEvent } from '../../../schemas/event.ts';
 import type { AlertLevel, EscalationAction, ZoneType } from '../../../schemas/zone.ts';
 import type { RuleZone } from './config.ts';
 import type { DwellPolicy } from './dwell-policy.ts';
@@ -11,26 +12,22 @@ import {
 } from './event-severity.ts';
 import { alertStatusOf, visitDwellMs, type AlertStatus, type Fix, type VesselState, type ZonePresence } from './vessel-state.ts';
 
-export type ZoneEventType = 'zone_entry' | 'zone_exit' | 'zone_approach' | 'dwell_threshold' | 'dwell_escalation';
+export type ZoneEventType = Extract<EventType, 'zone_entry' | 'zone_exit' | 'zone_approach' | 'dwell_threshold' | 'dwell_escalation'>;
 
 /**
- * Everything needed to build the spec's Event except what the adapter owns (`id` = hash of `key`,
- * `source_module`, `source_device`, `assigned_to`, `incident_id`).
+ * The spec's Event (schemas/event.ts) without what the adapter owns (`id` = hash of `key`,
+ * `source_module`, `source_device`, `assigned_to`, `incident_id`), narrowed where zone events are
+ * narrower: a zone type, the maritime category, a full location and typed metadata. The `timestamp`
+ * is event time (ISO 8601 UTC): see each builder for which instant.
  */
-export interface ZoneEventIntent {
+export type ZoneEventIntent = Omit<SecurityEvent, 'id' | 'source_module' | 'source_device' | 'assigned_to' | 'incident_id' | 'type' | 'category' | 'location' | 'metadata'> & {
   /** Deterministic: the same reports from the same state give the same key, so the same event id. */
   key: string;
   type: ZoneEventType;
-  category: Extract<EventCategory, 'maritime'>;
-  severity: EventSeverity;
-  /** ISO 8601 UTC, event time: see each builder for which instant. */
-  timestamp: string;
-  title: string;
-  description: string;
-  location: { lat: number; lng: number; zone: string };
-  requires_action: boolean;
+  category: 'maritime';
+  location: Required<SecurityEvent['location']>;
   metadata: ZoneEventMetadata;
-}
+};
 
 export interface ZoneEventMetadata {
   mmsi: number;

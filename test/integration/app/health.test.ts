@@ -28,6 +28,8 @@ describe('service health endpoints', () => {
     expect(ready.status).toBe(200);
     expect(body.checks.kafka!.ok).toBe(true);
     expect(body.checks.postgres!.ok).toBe(true);
+    // The instance's event relay (events/relay.ts) is reported too: a stuck one makes the instance unready.
+    expect(body.checks.event_relay!.ok).toBe(true);
   });
 
   it('serves Prometheus metrics', async () => {

@@ -1,0 +1,82 @@
+import type { EventCategory, EventSeverity } from '../schemas/event.ts';
+
+/**
+ * A type's category, and its severity: fixed, or `varies` when the producer decides it by the rule
+ * written beside the type (README "Events": the rules in one list).
+ */
+interface EventTypeRule {
+  category: EventCategory;
+  severity: EventSeverity | 'varies';
+}
+
+/**
+ * Every event type the service emits: the spec's table ("Event categories and types"), the severities
+ * it leaves blank (system types) and the decision types it does not list, decided here, plus the
+ * maritime types our zone rules add (zone_approach, dwell_escalation). A module adding a type adds it here.
+ */
+export const EVENT_TYPES = {
+  gate_transaction_created: { category: 'gate', severity: 'low' },
+  ocr_mismatch: { category: 'gate', severity: 'medium' },
+  seal_violation: { category: 'gate', severity: 'high' },
+  damage_detected: { category: 'gate', severity: 'medium' },
+  gate_override: { category: 'gate', severity: 'medium' },
+  gate_locked: { category: 'gate', severity: 'high' },
+
+  motion_detected: { category: 'perimeter', severity: 'medium' },
+  perimeter_breach: { category: 'perimeter', severity: 'high' },
+  fence_tamper: { category: 'perimeter', severity: 'high' },
+  camera_offline: { category: 'perimeter', severity: 'medium' },
+
+  /** The zone's alert level (`info` as low); low for presence that raises no alert (authorized, off schedule). */
+  zone_entry: { category: 'maritime', severity: 'varies' },
+  zone_exit: { category: 'maritime', severity: 'low' },
+  /** The buffer's alert level, or one level below the zone's. */
+  zone_approach: { category: 'maritime', severity: 'varies' },
+  ais_gap: { category: 'maritime', severity: 'high' },
+  /** The band of the new score: below 25 low, below 50 medium, below 75 high, else critical. */
+  risk_score_change: { category: 'maritime', severity: 'varies' },
+  dwell_threshold: { category: 'maritime', severity: 'medium' },
+  /** The rung's action: notify_supervisor and escalate_to_port_authority high, escalate_to_coast_guard critical. */
+  dwell_escalation: { category: 'maritime', severity: 'varies' },
+  speed_anomaly: { category: 'maritime', severity: 'medium' },
+
+  mission_launched: { category: 'drone', severity: 'low' },
+  mission_completed: { category: 'drone', severity: 'low' },
+  evidence_captured: { category: 'drone', severity: 'low' },
+  drone_low_battery: { category: 'drone', severity: 'medium' },
+  drone_lost_link: { category: 'drone', severity: 'high' },
+  mission_aborted: { category: 'drone', severity: 'medium' },
+
+  /** The incident's severity: the highest of the events it groups. */
+  incident_created: { category: 'system', severity: 'varies' },
+  incident_resolved: { category: 'system', severity: 'low' },
+  /** The component's new status: down high, degraded medium, back to healthy low. */
+  system_health_change: { category: 'system', severity: 'varies' },
+
+  // One event per automated gate decision; the type is the transaction's `decision` value.
+  auto_approved: { category: 'decision', severity: 'low' },
+  manual_review: { category: 'decision', severity: 'medium' },
+  auto_rejected: { category: 'decision', severity: 'high' },
+} as const satisfies Record<string, EventTypeRule>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+/** What makes an event disagree with the table, at the field it concerns (a JSON Pointer). */
+interface EventProblem {
+  path: '/type' | '/category' | '/severity';
+  message: string;
+}
+
+/** Whether an event's type is known, its category the type's, and a fixed severity honoured; [] when it is consistent. */
+export function eventProblems(event: { type: string; category: string; severity: string }): EventProblem[] {
+  const rule: EventTypeRule | undefined = Object.hasOwn(EVENT_TYPES, event.type) ? EVENT_TYPES[event.type as EventType] : undefined;
+  if (rule === undefined) return [{ path: '/type', message: `unknown event type "${event.type}"` }];
+  const problems: EventProblem[] = [];
+  if (event.category !== rule.category) {
+    problems.push({ path: '/category', message: `${event.type} events are in category ${rule.category}, not ${event.category}` });
+  }
+  if (rule.severity !== 'varies' && event.severity !== rule.severity) {
+    problems.push({ path: '/severity', message: `${event.type} events are ${rule.severity}, not ${event.severity}` });
+  }
+  return problems;
+}
