@@ -45,7 +45,7 @@ describe('event outbox on the real PostGIS and broker', () => {
     location: { zone: 'zone_test' },
     metadata: { n },
     requires_action: true,
-    assigned_to: null,
+    assigned_to: '',
     incident_id: null,
   });
   const pendingOf = async (sourceModule: string) =>
