@@ -62,7 +62,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
         readiness: { postgres: postgresCheck(pool), kafka: kafkaCheck(kafka), ...(relay ? { event_relay: () => relay.check() } : {}) },
         routers: [v1Router(context, apiRoutes(features, config)), ...features.flatMap((f) => f.routers?.(context) ?? [])],
       });
-      const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []));
+      const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []), config.httpBodyTimeoutMs);
       url = http.url;
       running.push({ name: 'http', stop: () => http.close() });
       for (const feature of features) {

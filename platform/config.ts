@@ -136,6 +136,12 @@ export const SETTINGS = {
     default: '8080',
     parse: int(0, 65535),
   },
+  httpBodyTimeoutMs: {
+    env: 'PSS_HTTP_BODY_TIMEOUT_MS',
+    description: 'Longest time a client may take to send one request, headers and body; a slower one gets 408 and its connection is closed. (A body declared larger than its route allows gets 413 before it is read.)',
+    default: '30000',
+    parse: int(1_000, 600_000),
+  },
   publicUrl: {
     env: 'PSS_PUBLIC_URL',
     description: 'Public base URL of the API ({base_url}), used in links and the OpenAPI document.',

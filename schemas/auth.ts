@@ -106,6 +106,9 @@ export type OperatorCreate = FromSchema<typeof operatorCreateSchema>;
 
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
+/** The shape of every issued OAuth client_id (`cli_` + 16 hex); anything else names no application. */
+export const OAUTH_CLIENT_ID_PATTERN = '^cli_[0-9a-f]{16}$';
+
 /** POST /v1/auth/oauth-clients (spec "OAuth application"; registration itself is not shown in the spec). */
 export const oauthClientCreateSchema = {
   type: 'object',

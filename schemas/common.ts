@@ -40,9 +40,12 @@ export const paginationSchema = {
   },
 } as const;
 
-/** Spec "Limits": page default 1, per_page default 50, maximum 200. */
+/** Highest page number of any list: 200 million items at per_page 200, and an OFFSET far from any overflow. */
+const MAX_PAGE = 1_000_000;
+
+/** Spec "Limits": page default 1, per_page default 50, maximum 200; page at most MAX_PAGE (the spec is silent). */
 export const pageQueryProperties = {
-  page: { type: 'integer', minimum: 1, default: 1 },
+  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
   per_page: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
 } as const;
 

@@ -15,8 +15,8 @@ export const dwellResponseSchema = {
         required: ['mmsi', 'vessel_name', 'entered_at', 'dwell_minutes', 'authorized', 'alert_status'],
         properties: {
           mmsi: { type: 'integer' },
-          /** null until static data has named the vessel. */
-          vessel_name: { type: ['string', 'null'] },
+          /** The spec types it string: empty until static data has named the vessel (README, maritime decisions). */
+          vessel_name: { type: 'string' },
           /** Start of the current stay; dwell carried over from an earlier stay is in dwell_minutes. */
           entered_at: { type: 'string', format: 'date-time' },
           /** Whole minutes of visit dwell, carry-over included. */

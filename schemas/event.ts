@@ -6,8 +6,9 @@ export const EVENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 
 /**
  * A security event as it travels on the security.events topic, is stored, and is served over REST,
- * the WebSocket stream and webhooks (spec "Event"). `type` is the spec's event type (zone_entry, …);
- * `assigned_to` and `incident_id` are null until an operator or an incident takes the event.
+ * the WebSocket stream and webhooks (spec "Event"). `type` is the spec's event type (zone_entry, …).
+ * The spec types `assigned_to` as a string and `incident_id` as "string or null": so `assigned_to` is
+ * "" until an operator takes the event, and `incident_id` null until an incident does.
  */
 export const securityEventSchema = {
   $id: 'https://pss.local/schemas/security-event.json',
@@ -35,7 +36,8 @@ export const securityEventSchema = {
     },
     metadata: { type: 'object' },
     requires_action: { type: 'boolean' },
-    assigned_to: { type: ['string', 'null'] },
+    /** Operator identifier; "" while unassigned. */
+    assigned_to: { type: 'string' },
     incident_id: { type: ['string', 'null'] },
   },
 } as const;

@@ -1,5 +1,5 @@
 import type { Pool } from '../../platform/postgres.ts';
-import { SCOPES, type Scope } from '../../schemas/auth.ts';
+import { OAUTH_CLIENT_ID_PATTERN, SCOPES, type Scope } from '../../schemas/auth.ts';
 import { AUTHORIZE_FIELDS, type AuthorizeParams } from './consent-page.ts';
 import { toClient, type Client } from './oauth-model.ts';
 import { findClient } from './oauth-store.ts';
@@ -16,6 +16,8 @@ export type Preflight =
   | { kind: 'redirect'; location: string }
   | { kind: 'page'; status: number; title: string; message: string };
 
+const CLIENT_ID = new RegExp(OAUTH_CLIENT_ID_PATTERN);
+
 export async function authorizePreflight(pool: Pool, input: Record<string, unknown>): Promise<Preflight> {
   const params: AuthorizeParams = {};
   const repeated: string[] = [];
@@ -24,7 +26,8 @@ export async function authorizePreflight(pool: Pool, input: Record<string, unkno
     if (typeof value === 'string') params[field] = value;
     else if (value !== undefined) repeated.push(field);
   }
-  const record = params.client_id ? await findClient(pool, params.client_id) : null;
+  // Only an id of the issued shape is looked up: junk (a NUL, say) never reaches the database.
+  const record = params.client_id && CLIENT_ID.test(params.client_id) ? await findClient(pool, params.client_id) : null;
   if (!record || repeated.includes('client_id')) return page('Unknown application', 'The client_id does not name a registered application.');
   const client = toClient(record);
   if (!params.redirect_uri || repeated.includes('redirect_uri') || !client.redirectUris.includes(params.redirect_uri)) {

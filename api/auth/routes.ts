@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.ts';
 import {
-  apiKeyCreateSchema, apiKeyCreatedSchema, apiKeyIdParamsSchema, apiKeySchema, introspectionSchema,
+  OAUTH_CLIENT_ID_PATTERN, apiKeyCreateSchema, apiKeyCreatedSchema, apiKeyIdParamsSchema, apiKeySchema, introspectionSchema,
   oauthClientCreateSchema, oauthClientCreatedSchema, oauthClientSchema,
 } from '../../schemas/auth.ts';
 import { dataOf, listOf, pageQueryProperties } from '../../schemas/common.ts';
@@ -12,7 +12,7 @@ import { listClients, revokeClient } from './oauth-store.ts';
 /** Spec "API keys and tokens": /v1/auth/*. Credential management is admin-only. */
 
 const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
-const clientIdParams = { type: 'object', required: ['client_id'], properties: { client_id: { type: 'string', pattern: '^cli_[0-9a-f]{16}$' } } } as const;
+const clientIdParams = { type: 'object', required: ['client_id'], properties: { client_id: { type: 'string', pattern: OAUTH_CLIENT_ID_PATTERN } } } as const;
 
 export const authRoutes = [
   defineRoute({

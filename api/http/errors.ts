@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, DependencyError } from '../../platform/errors.ts';
 
 /** The spec's error body: {"error": {"code", "message", "request_id"}} (+ optional details). */
@@ -20,8 +20,15 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   }
   if (mapped.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="pss"');
+  // Refused before its body arrived (413 on the declared length, 401, 415, ...): close rather than read the rest.
+  if (bodyStillArriving(req)) res.setHeader('Connection', 'close');
   res.status(mapped.status).json(errorBody(mapped.code, mapped.message, requestId, mapped.details));
 };
+
+function bodyStillArriving(req: Request): boolean {
+  const declaresBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return declaresBody && !req.complete;
+}
 
 /** Network failures and PostgreSQL "shutting down / cannot connect now": a retry may succeed, so 503. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);

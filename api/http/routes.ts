@@ -24,14 +24,18 @@
  *
  * `body`, `query` and `params` in the handler are typed from the schemas (json-schema-to-ts), already
  * validated, with defaults applied and query/params coerced to the schema types. Bodies are JSON up
- * to 1 MiB (`bodyLimit` to change it); helpers `sendData` / `sendList` write the spec's `data` /
+ * to 1 MiB (`bodyLimit` to change it; a larger declared Content-Length is refused before reading). Before
+ * any schema, every route refuses what api/http/input-limits.ts describes: JSON nested deeper than
+ * MAX_JSON_DEPTH, NUL and unpaired surrogates in any body string, control characters in path
+ * parameters and the query. A route without `body` that reads one itself (ingest) uses the same
+ * functions. Helpers `sendData` / `sendList` write the spec's `data` /
  * `data + meta + pagination` shapes (schemas/common.ts has `dataOf`, `listOf`, `pageQueryProperties`).
  * Throw AppError for failures (platform/errors.ts); the error handler writes the spec's error body. `scopes: []` means
  * any valid credential; `public: true` means no credential at all (only the OpenAPI document).
  * For rules beyond the route's scopes (e.g. overriding a rejected transaction needs admin), call
  * `requireScope(principal, 'admin')` in the handler.
  */
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -40,6 +44,7 @@ import { createAuthenticator, type Authenticator } from '../auth/authenticate.ts
 import { ANONYMOUS, allows, hasScope, type Principal } from '../auth/principal.ts';
 import { pagination } from '../../schemas/common.ts';
 import { clientAddressResolver } from './client-ip.ts';
+import { jsonBodyParser, textProblems } from './input-limits.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { compile, problems, validationError, type Location, type Problem } from './validation.ts';
 
@@ -174,12 +179,13 @@ function chain(
     next();
   };
   const handlers: RequestHandler[] = [identify];
-  if (route.body) handlers.push(requireJson, express.json({ limit: route.bodyLimit ?? BODY_LIMIT_BYTES, strict: false, type: ['application/json', 'application/*+json'] }));
+  if (route.body) handlers.push(requireJson, jsonBodyParser(route.bodyLimit ?? BODY_LIMIT_BYTES));
   handlers.push(async (req, res) => {
-    const found: Problem[] = [];
     const params = { ...req.params };
     const query = { ...(req.query as Record<string, unknown>) };
-    const body: unknown = route.body ? (req.body ?? {}) : undefined;
+    // No body at all is validated as {}; a body of `null` (or any other JSON value) is validated as sent.
+    const body: unknown = route.body ? (req.body === undefined ? {} : req.body) : undefined;
+    const found: Problem[] = [...textProblems('params', params), ...textProblems('query', query), ...(route.body ? textProblems('body', body) : [])];
     validators.params?.check(params, found);
     validators.query?.check(query, found);
     validators.body?.check(body, found);

@@ -37,7 +37,47 @@ export function compile(location: Location, schema: object): ValidateFunction {
 }
 
 export function problems(location: Location, errors: ErrorObject[] | null | undefined): Problem[] {
-  return (errors ?? []).map((e) => ({ location, path: pointer(e), message: describe(e) }));
+  const seen = new Set<string>();
+  const out: Problem[] = [];
+  for (const e of ofTheFormsUsed(errors ?? [])) {
+    const problem = { location, path: pointer(e), message: describe(e) };
+    const key = `${problem.path} ${problem.message}`;
+    if (!seen.has(key)) out.push(problem);
+    seen.add(key);
+  }
+  return out;
+}
+
+/** Errors that say "this value is not of this form" rather than "this field of the form is wrong". */
+const MISFIT_KEYWORDS = new Set(['required', 'additionalProperties', 'type']);
+
+/**
+ * A failed oneOf/anyOf makes ajv list the errors of every alternative. Keep only those of the form the
+ * client used, the alternative whose shape (required and allowed fields, type) the value fits best:
+ * `{days, hours: "25:00-26:00", timezone}` gets the error on `hours` alone, not "always_on is required"
+ * and "days is not an allowed field" from the `{always_on}` form too. When the forms fit equally
+ * badly, every error stays.
+ */
+function ofTheFormsUsed(errors: ErrorObject[]): ErrorObject[] {
+  let kept = errors;
+  for (const alternatives of errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')) {
+    // Two forms matched (oneOf): no form is wrong, the summary is the problem.
+    if ((alternatives.params as { passingSchemas?: unknown }).passingSchemas) continue;
+    const prefix = `${alternatives.schemaPath}/`;
+    const formOf = (e: ErrorObject) => (e.schemaPath.startsWith(prefix) ? e.schemaPath.slice(prefix.length).split('/')[0] : undefined);
+    const misfits = new Map<string, number>();
+    for (const e of kept) {
+      const form = formOf(e);
+      if (form === undefined) continue;
+      const misfit = e.instancePath === alternatives.instancePath && MISFIT_KEYWORDS.has(e.keyword) ? 1 : 0;
+      misfits.set(form, (misfits.get(form) ?? 0) + misfit);
+    }
+    const fewest = Math.min(...misfits.values());
+    const chosen = new Set([...misfits].filter(([, n]) => n === fewest).map(([form]) => form));
+    if (chosen.size === misfits.size) continue;
+    kept = kept.filter((e) => e !== alternatives && (formOf(e) === undefined || chosen.has(formOf(e) as string)));
+  }
+  return kept;
 }
 
 export function validationError(found: Problem[]): AppError {

@@ -3,6 +3,8 @@
 // acknowledgement: "accepted" means acknowledged. 202 when nothing was rejected, 422 when something was.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { errorBody } from '../http/errors.ts';
+import { checkDeclaredLength, jsonBodyParser, textProblems } from '../http/input-limits.ts';
+import { validationError } from '../http/validation.ts';
 import { defineRoute, type RouteDef } from '../http/routes.ts';
 import type { Config } from '../../platform/config.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -68,6 +70,7 @@ type AisBody = { kind: 'sentences' | 'reports'; items: unknown[] };
 
 async function readAisBody(req: Request, res: Response, config: Config): Promise<AisBody> {
   if (req.is('text/*')) {
+    checkDeclaredLength(req, config.ingestHttpMaxBytes);
     await run(express.text({ type: 'text/*', limit: config.ingestHttpMaxBytes, defaultCharset: 'latin1' }), req, res);
     const text = typeof req.body === 'string' ? req.body : '';
     const items = text.split(/\r\n|\r|\n/);
@@ -76,9 +79,9 @@ async function readAisBody(req: Request, res: Response, config: Config): Promise
     return { kind: 'sentences', items };
   }
   const body = await parseJson(req, res, config);
-  const sentences = (body as { sentences?: unknown }).sentences;
-  const reports = (body as { reports?: unknown }).reports;
   const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const sentences = isObject ? (body as { sentences?: unknown }).sentences : undefined;
+  const reports = isObject ? (body as { reports?: unknown }).reports : undefined;
   if (!isObject || Object.keys(body).length !== 1 || !(Array.isArray(sentences) || Array.isArray(reports))) {
     throw new AppError('validation_error', 'Body must be text/plain NMEA lines, or JSON {"sentences": [...]} or {"reports": [...]}');
   }
@@ -91,7 +94,10 @@ async function parseJson(req: Request, res: Response, config: Config): Promise<u
   if (!req.is('application/json') && !req.is('application/*+json')) {
     throw new AppError('unsupported_media_type', `Body must be ${req.path.endsWith('/ais') ? 'text/plain or ' : ''}application/json, got ${req.headers['content-type'] ?? 'no Content-Type'}`);
   }
-  await run(express.json({ limit: config.ingestHttpMaxBytes, strict: false, type: ['application/json', 'application/*+json'] }), req, res);
+  // The registry's edge checks (api/http/input-limits.ts): declared length, nesting depth, NUL and unpaired surrogates.
+  await run(jsonBodyParser(config.ingestHttpMaxBytes), req, res);
+  const refused = textProblems('body', req.body);
+  if (refused.length > 0) throw validationError(refused);
   return req.body as unknown;
 }
 

@@ -27,8 +27,17 @@ const zoneListQuery = {
   },
 } as const;
 
-/** PATCH: any subset of the create fields; the merged zone must then be a valid create body. */
-const zonePatchSchema = { type: 'object', additionalProperties: false, minProperties: 1, properties: zoneCreateSchema.properties } as const;
+/**
+ * PATCH: any subset of the create fields; the merged zone must then be a valid create body. No
+ * top-level defaults here: a default would count as a field sent (`{}` would pass minProperties) and
+ * overwrite the stored value (`active: true` would re-activate a deactivated zone on every PATCH).
+ */
+const zonePatchSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...zoneCreateSchema.properties, active: { type: 'boolean' } },
+} as const;
 const validateMerged = compile('body', { ...zoneCreateSchema, $id: undefined });
 
 const repo = (pool: import('../../platform/postgres.ts').Pool) => new ZoneStore(pool);

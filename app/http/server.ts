@@ -1,7 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { SETTINGS } from '../../platform/config.ts';
 import type { UpgradeHandler } from '../feature.ts';
+
+const DEFAULT_REQUEST_TIMEOUT_MS = SETTINGS.httpBodyTimeoutMs.parse(SETTINGS.httpBodyTimeoutMs.default);
 
 export interface HttpServer {
   server: http.Server;
@@ -12,9 +15,16 @@ export interface HttpServer {
 /**
  * Listens, hands upgrade requests to the handler registered for their path (others get 404), and closes
  * gracefully: stops accepting, lets in-flight requests finish, then drops idle sockets.
+ *
+ * `requestTimeoutMs` bounds how long receiving one request (headers and body) may take; Node answers a
+ * slower one 408 and closes the connection. Node checks every `connectionsCheckingInterval` (30 s by
+ * default), so the check runs at least every second for the bound to hold.
  */
-export async function listen(app: Express, host: string, port: number, upgrades: UpgradeHandler[] = []): Promise<HttpServer> {
-  const server = http.createServer(app);
+export async function listen(app: Express, host: string, port: number, upgrades: UpgradeHandler[] = [], requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<HttpServer> {
+  const server = http.createServer(
+    { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(60_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) },
+    app,
+  );
   server.keepAliveTimeout = 5_000;
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://upgrade.invalid').pathname;

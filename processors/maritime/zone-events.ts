@@ -19,7 +19,7 @@ export function zoneEvent(intent: ZoneEventIntent, sourceDevice: string): Securi
     location: intent.location,
     metadata: { ...intent.metadata },
     requires_action: intent.requires_action,
-    assigned_to: null,
+    assigned_to: '',
     incident_id: null,
   };
 }

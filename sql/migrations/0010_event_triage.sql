@@ -1,12 +1,13 @@
 -- Up Migration
 -- What operators change on an event (spec "Event": requires_action, assigned_to, incident_id) lives beside
 -- the insert-only security_events, one row per event that has been changed, holding all three fields as
--- they are now (so a null assigned_to or incident_id is an answer, not "unchanged"). The stored body stays
+-- they are now (so an empty assigned_to or a null incident_id is an answer, not "unchanged"; unassigned
+-- is '', as in the event body, README maritime decision 13). The stored body stays
 -- the event as its module found it; security_events_current merges the two, and the relay publishes that.
 CREATE TABLE event_triage (
   event_id        text PRIMARY KEY REFERENCES security_events (id) ON DELETE CASCADE,
   requires_action boolean NOT NULL,
-  assigned_to     text,
+  assigned_to     text NOT NULL DEFAULT '',
   incident_id     text,
   updated_at      timestamptz NOT NULL DEFAULT now(),
   updated_by      text NOT NULL

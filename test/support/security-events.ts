@@ -21,7 +21,7 @@ export function testEvent(sourceModule: string, n: number, kind: 'maritime' | 'g
     description: '',
     metadata: { n },
     requires_action: true,
-    assigned_to: null,
+    assigned_to: '',
     incident_id: null,
   };
 }

@@ -18,7 +18,7 @@ export function dwellResponse(zone: RuleZone, states: Iterable<VesselState>, as_
       if (p.zone_id !== zone.id || p.presence !== 'inside' || p.entered_at === null) continue;
       vessels.push({
         mmsi: vessel.mmsi,
-        vessel_name: vessel.vessel_name,
+        vessel_name: vessel.vessel_name ?? '',
         entered_at: new Date(p.entered_at).toISOString(),
         dwell_minutes: wholeMinutes(Math.max(0, visitDwellMs(p, Math.max(as_of_ms, p.entered_at)))),
         authorized: isVesselAuthorized(zone, vessel.mmsi, vessel.vessel_type),

@@ -30,11 +30,11 @@ export function isScheduleInForce(schedule: ZoneSchedule | undefined, at_ms: num
   return ((day_mask & (1 << day)) !== 0 && minute >= start) || ((day_mask & (1 << previous_day)) !== 0 && minute < end);
 }
 
-/** Why a schedule cannot be enforced, or undefined when it can (for the zone validator's 422). */
-export function scheduleProblem(schedule: ZoneSchedule): string | undefined {
+/** Which field of a schedule cannot be enforced and why, or undefined when it can (for the zone validator's 422). */
+export function scheduleProblem(schedule: ZoneSchedule): { field: 'hours' | 'timezone'; message: string } | undefined {
   if ('always_on' in schedule) return undefined;
-  if (parseHours(schedule.hours) === undefined) return `schedule.hours "${schedule.hours}" is not HH:MM-HH:MM`;
-  if (formatterFor(schedule.timezone) === undefined) return `schedule.timezone "${schedule.timezone}" is not a known IANA time zone`;
+  if (parseHours(schedule.hours) === undefined) return { field: 'hours', message: `schedule.hours "${schedule.hours}" is not HH:MM-HH:MM` };
+  if (formatterFor(schedule.timezone) === undefined) return { field: 'timezone', message: `schedule.timezone "${schedule.timezone}" is not a known IANA time zone` };
   return undefined;
 }
 

@@ -21,7 +21,7 @@ export interface ZoneProblem {
 export function zoneProblems(body: ZoneCreate): ZoneProblem[] {
   const problems = validateZoneGeometry(body.geometry, bufferMetersOf(body)).map((message) => ({ path: '/geometry', message }));
   const schedule = body.schedule ? scheduleProblem(body.schedule) : undefined;
-  if (schedule) problems.push({ path: '/schedule', message: schedule });
+  if (schedule) problems.push({ path: `/schedule/${schedule.field}`, message: schedule.message });
   return problems;
 }
 

@@ -81,8 +81,8 @@ describe('storing events on the real PostGIS', () => {
     );
     expect(await readEvent(pool, event!.id)).toEqual({ ...event, requires_action: false, assigned_to: 'duty.officer', incident_id: 'inc_1' });
     // Unassigning is a change too: a null in the triage row wins over the stored value.
-    await pool.query(`UPDATE event_triage SET assigned_to = NULL, incident_id = NULL WHERE event_id = $1`, [event!.id]);
-    expect(await readEvent(pool, event!.id)).toEqual({ ...event, requires_action: false, assigned_to: null, incident_id: null });
+    await pool.query(`UPDATE event_triage SET assigned_to = '', incident_id = NULL WHERE event_id = $1`, [event!.id]);
+    expect(await readEvent(pool, event!.id)).toEqual({ ...event, requires_action: false, assigned_to: '', incident_id: null });
 
     const { rows } = await pool.query<{ body: SecurityEvent; requires_action: boolean }>('SELECT body, requires_action FROM security_events WHERE id = $1', [event!.id]);
     expect(rows[0]).toEqual({ body: event, requires_action: true });

@@ -1,3 +1,5 @@
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { evaluatePositions, expireSilent } from '../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../processors/maritime/rules/config.ts';
@@ -5,6 +7,7 @@ import type { VesselState } from '../../../../processors/maritime/rules/vessel-s
 import { VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
 import type { ZoneSnapshot } from '../../../../processors/maritime/zones/zone-catalog.ts';
 import { ZoneIndex } from '../../../../processors/maritime/zones/zone-index.ts';
+import { securityEventSchema } from '../../../../schemas/event.ts';
 import type { StoredZone } from '../../../../schemas/zone.ts';
 import { position } from '../../../support/tracks.ts';
 
@@ -35,6 +38,18 @@ describe('evaluatePositions', () => {
     expect(first.events[0]).toMatchObject({ source_module: 'maritime.zones', source_device: 'e2e-track', metadata: { vessel_name: 'INTRUDER', vessel_type: 'cargo' } });
     expect(first.changed.map((s) => s.mmsi)).toEqual([2]);
     expect(run().events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+  });
+
+  it('builds events of the spec\'s shape: assigned_to "" while unassigned, incident_id null', () => {
+    const { events } = evaluatePositions([on(0, position(5, at(0), 12.6, 55.7))], new Map(), snapshot, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
+    expect(events.length).toBeGreaterThan(0);
+    const ajv = new Ajv({ strict: false });
+    formats.default(ajv);
+    const validate = ajv.compile({ ...securityEventSchema, $id: undefined });
+    for (const event of events) {
+      expect(event).toMatchObject({ assigned_to: '', incident_id: null });
+      expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+    }
   });
 
   it('counts a report older than the vessel\'s newest as late and changes nothing', () => {

@@ -1,6 +1,8 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { dwellResponse } from '../../../../../processors/maritime/rules/dwell-report.ts';
 import type { VesselState } from '../../../../../processors/maritime/rules/vessel-state.ts';
+import { dwellResponseSchema } from '../../../../../schemas/dwell.ts';
 import { every, iso, makeZone, MINUTE, run, SECOND, T0, zoneMap, type Report } from './zone-fixtures.ts';
 
 const zone = makeZone({ id: 'z1', name: 'North Basin', type: 'restricted', authorized_vessels: [{ vessel_types: ['tug'] }] });
@@ -51,6 +53,14 @@ describe('dwellResponse', () => {
   it('still lists a vessel whose departure is not confirmed yet', () => {
     const reports = [...every(MINUTE, T0, T0 + 5 * MINUTE, { in: ['z1'] }), { at: T0 + 5 * MINUTE }];
     expect(dwellResponse(zone, [vessel(reports)], T0 + 5 * MINUTE).vessels).toHaveLength(1);
+  });
+
+  it('names a vessel without static data with an empty string, as the dwell response schema requires', () => {
+    const unnamed: VesselState = { ...vessel(every(MINUTE, T0, T0 + 5 * MINUTE, { mmsi: 6, in: ['z1'] })), vessel_name: null };
+    const response = dwellResponse(zone, [unnamed], T0 + 5 * MINUTE);
+    expect(response.vessels.map((v) => [v.mmsi, v.vessel_name])).toEqual([[6, '']]);
+    const validate = new Ajv({ strict: false }).compile({ ...dwellResponseSchema, $id: undefined });
+    expect(validate(response), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('answers an empty list for a zone nobody is in', () => {

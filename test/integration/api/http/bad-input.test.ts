@@ -1,0 +1,200 @@
+// Issue 8, defect 5: bad input answers 4xx with the spec's error body, never 5xx, on every operation of
+// the served OpenAPI document. The cases are generated from /v1/openapi.json, so a route is covered as
+// soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
+// fields the cases then spoil one at a time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authFeature, ingestFeature, maritimeFeature } from '../../../../app/features.ts';
+import { topicSpecs } from '../../../../platform/topics.ts';
+import { reading } from '../../../support/gate-readings.ts';
+import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
+import { unique, withAdmin } from '../../../support/stack.ts';
+
+const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
+// In mid-Atlantic, away from every other test's zones and tracks (the database is shared within a run).
+const ZONE = {
+  name: 'Bad input berth', type: 'restricted', alert_level: 'high',
+  geometry: { type: 'Polygon', coordinates: [[[-30.0, 40.0], [-29.99, 40.0], [-29.99, 40.006], [-30.0, 40.006], [-30.0, 40.0]]] },
+  schedule: { days: ['mon', 'tue'], hours: '08:00-17:00', timezone: 'Europe/Copenhagen' },
+};
+
+/** A body each operation accepts, keyed by `METHOD /path` as in the OpenAPI document. */
+const VALID_BODIES: Record<string, unknown> = {
+  'POST /v1/auth/api-keys': { name: 'bad input key', scopes: ['events:read'] },
+  'POST /v1/auth/oauth-clients': { name: 'bad input app', redirect_uris: ['https://app.example/cb'], scopes: ['events:read'] },
+  'POST /v1/ingest/ais': { sentences: [POSITION] },
+  'POST /v1/ingest/gate': reading(),
+  'POST /v1/maritime/zones': { ...ZONE, name: 'Bad input zone 2' },
+  'PUT /v1/maritime/zones/{zone_id}': ZONE,
+  'PATCH /v1/maritime/zones/{zone_id}': { name: 'Bad input berth' },
+};
+
+const DEPTH = 100_000;
+const DEEP_ARRAY = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
+const DEEP_OBJECT = '{"a":'.repeat(DEPTH) + 'null' + '}'.repeat(DEPTH);
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+}
+interface Operation {
+  method: string;
+  path: string;
+  parameters: Parameter[];
+}
+interface Case {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+}
+
+describe('bad input on every operation of the OpenAPI document', () => {
+  const prefix = `${unique('badin')}.`;
+  let svc: TestService;
+  let admin: string;
+  const pathValues: Record<string, string> = {};
+
+  beforeAll(async () => {
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature]);
+    admin = (await svc.key(['admin'])).key;
+    const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
+    expect(zone.status).toBe(201);
+    pathValues.zone_id = ((await zone.json()) as { data: { id: string } }).data.id;
+    pathValues.key_id = (await svc.key(['events:read'])).id;
+    pathValues.client_id = 'cli_0123456789abcdef';
+  });
+  afterAll(async () => {
+    if (pathValues.zone_id) await call(`${svc.url}/v1/maritime/zones/${pathValues.zone_id}`, admin, { method: 'DELETE' });
+    await svc?.stop();
+    await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
+  });
+
+  async function operations(): Promise<Operation[]> {
+    const doc = (await (await fetch(`${svc.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
+    const out: Operation[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) out.push({ method, path, parameters: op.parameters ?? [] });
+      }
+    }
+    return out;
+  }
+
+  function casesOf(op: Operation): Case[] {
+    const key = `${op.method.toUpperCase()} ${op.path}`;
+    const withPath = (value: (name: string) => string) => op.path.replace(/\{(\w+)\}/g, (_m, name: string) => value(name));
+    const path = withPath((name) => pathValues[name] ?? 'x');
+    const query = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+    const cases: Case[] = [];
+    if (op.path.includes('{')) {
+      for (const bad of ['%00', '%01', 'a%00b', '%ED%A0%80']) cases.push({ name: `path parameter ${bad}`, method: op.method, path: withPath(() => bad) });
+    }
+    for (const name of query.filter((n) => n === 'page' || n === 'per_page')) {
+      for (const bad of ['99999999999999999999', '1e300', '-1e300', '9007199254740993']) cases.push({ name: `${name}=${bad}`, method: op.method, path: `${path}?${name}=${bad}` });
+    }
+    for (const name of query) cases.push({ name: `query ${name}=%00`, method: op.method, path: `${path}?${name}=%00` });
+    if (op.path.startsWith('/oauth/')) cases.push(...oauthCases(op, path));
+    else if (BODY_METHODS.has(op.method)) cases.push(...bodyCases(op.method, path, VALID_BODIES[key]));
+    return cases;
+  }
+
+  function bodyCases(method: string, path: string, valid: unknown): Case[] {
+    const json = (name: string, body: string): Case => ({ name, method, path, body, contentType: 'application/json' });
+    const cases = [json('body null', 'null'), json('body nested 100,000 deep (array)', DEEP_ARRAY), json('body nested 100,000 deep (object)', DEEP_OBJECT)];
+    for (const field of Object.keys(valid as object)) {
+      cases.push(json(`${field} nested 100,000 deep`, JSON.stringify({ ...(valid as object), [field]: '@DEEP@' }).replace('"@DEEP@"', DEEP_ARRAY)));
+    }
+    for (const leaf of stringLeaves(valid)) {
+      cases.push(json(`NUL in ${leaf.join('/')}`, JSON.stringify(spoil(valid, leaf, (s) => `${s}\u0000x`))));
+      cases.push(json(`lone surrogate in ${leaf.join('/')}`, JSON.stringify(spoil(valid, leaf, (s) => `${s}\ud800`))));
+    }
+    return cases;
+  }
+
+  function oauthCases(op: Operation, path: string): Case[] {
+    if (op.method !== 'post') return [{ name: 'every query parameter NUL', method: op.method, path: `${path}?${['response_type', 'client_id', 'redirect_uri', 'scope', 'state'].map((n) => `${n}=%00`).join('&')}` }];
+    const form = (body: string): Case => ({ name: `form ${body}`, method: op.method, path, body, contentType: 'application/x-www-form-urlencoded' });
+    return [
+      form('grant_type=authorization_code&code=%00&redirect_uri=%00&client_id=%00&client_secret=%00'),
+      form('grant_type=refresh_token&refresh_token=%00&client_id=%00'),
+      form('grant_type=%00'),
+    ];
+  }
+
+  it('answers every case with a 4xx and the spec\'s error body (RFC 6749 or HTML for the OAuth endpoints)', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThanOrEqual(17);
+    const missing = ops.filter((o) => BODY_METHODS.has(o.method) && !o.path.startsWith('/oauth/') && VALID_BODIES[`${o.method.toUpperCase()} ${o.path}`] === undefined);
+    expect(missing, 'every operation with a body needs a valid body in VALID_BODIES').toEqual([]);
+    const failures: string[] = [];
+    let sent = 0;
+    // DELETEs last: their cases must fail validation, but should one pass, it must not remove what the others use.
+    for (const op of [...ops].sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'))) {
+      for (const c of casesOf(op)) {
+        sent += 1;
+        const problem = await check(c, op.path.startsWith('/oauth/'));
+        if (problem) failures.push(`${c.method.toUpperCase()} ${op.path} ${c.name}: ${problem}`);
+      }
+    }
+    expect(sent).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
+  });
+
+  it('says which rule refused the input, and where', async () => {
+    const send = (path: string, body?: string, method = body === undefined ? 'GET' : 'POST') =>
+      call(`${svc.url}${path}`, admin, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+    const details = async (res: ReturnType<typeof send>) => {
+      const answer = await res;
+      expectErrorBody(answer, 422, 'validation_error');
+      return answer.json.error.details as unknown[];
+    };
+    expect(await details(send('/v1/maritime/zones?page=1e300'))).toEqual([{ location: 'query', path: '/page', message: 'must be <= 1000000' }]);
+    expect(await details(send('/v1/maritime/zones/a%00b'))).toEqual([{ location: 'params', path: '/zone_id', message: expect.stringContaining('control') }]);
+    expect(await details(send('/v1/auth/api-keys', JSON.stringify({ name: 'a\u0000b', scopes: ['events:read'] })))).toEqual([{ location: 'body', path: '/name', message: expect.stringContaining('NUL') }]);
+    expect(await details(send('/v1/maritime/zones', JSON.stringify({ ...ZONE, name: 'x\ud800' })))).toEqual([{ location: 'body', path: '/name', message: expect.stringContaining('surrogate') }]);
+    expect(await details(send('/v1/ingest/gate', JSON.stringify([reading(), { ...reading(), 'k\u0000': 1 }])))).toEqual([{ location: 'body', path: '/1/k\u0000', message: expect.stringContaining('field name') }]);
+    expect(await details(send('/v1/auth/api-keys', 'null'))).toEqual([{ location: 'body', path: '', message: 'must be object' }]);
+    expectErrorBody(await send('/v1/ingest/ais', 'null'), 422, 'validation_error');
+    const deep = await send('/v1/ingest/ais', `{"reports":[${DEEP_ARRAY}]}`);
+    expectErrorBody(deep, 400, 'bad_request');
+    expect(deep.json.error.message).toContain('deeper than 32 levels');
+    // A body as deep as the limit is fine: the check counts, it does not guess.
+    const atLimit = await send('/v1/auth/api-keys', `{"name":"deep","scopes":["events:read"],"x":${'['.repeat(31)}${']'.repeat(31)}}`);
+    expect(atLimit.json.error.details).toEqual([{ location: 'body', path: '/x', message: 'is not an allowed field' }]);
+  });
+
+  async function check(c: Case, oauth: boolean): Promise<string | undefined> {
+    const headers: Record<string, string> = { authorization: `Bearer ${admin}` };
+    if (c.contentType) headers['content-type'] = c.contentType;
+    const res = await fetch(`${svc.url}${c.path}`, { method: c.method.toUpperCase(), headers, body: c.body });
+    const text = await res.text();
+    if (res.status < 400 || res.status >= 500) return `HTTP ${res.status} ${text.slice(0, 200)}`;
+    if (oauth) return undefined;
+    let error: { code?: unknown; message?: unknown; request_id?: unknown } | undefined;
+    try {
+      error = (JSON.parse(text) as { error?: typeof error }).error;
+    } catch {
+      return `not JSON: ${text.slice(0, 200)}`;
+    }
+    const ok = typeof error?.code === 'string' && typeof error.message === 'string' && error.message !== '' && error.request_id === res.headers.get('x-request-id');
+    return ok ? undefined : `not the spec's error body: ${text.slice(0, 200)}`;
+  }
+});
+
+/** Paths (as key lists) of every string in a JSON value. */
+function stringLeaves(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringLeaves(v, [...at, i]));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, [...at, k]));
+  return [];
+}
+
+function spoil(value: unknown, at: (string | number)[], change: (s: string) => string): unknown {
+  if (at.length === 0) return change(value as string);
+  const [head, ...rest] = at as [string | number, ...(string | number)[]];
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[head] = spoil(copy[head], rest, change);
+  return copy;
+}
