@@ -4,6 +4,7 @@ import { v1Router } from '../api/http/routes.ts';
 import type { Feature } from './feature.ts';
 import { apiRoutes } from './v1-routes.ts';
 import { listen } from './http/server.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import type { Config, Role } from '../platform/config.ts';
 import type { RunningRole, ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
@@ -32,9 +33,12 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     }
   });
 
+  const topics = topicNames(config.topicPrefix);
+  const codec = await untilReady('schema registry', log, () => createCodec(config.schemaRegistryUrl, topics));
+
   const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
   const producer = new KafkaProducer(kafka);
-  const context: ServiceContext = { config, log, pool, kafka, topics: topicNames(config.topicPrefix), producer };
+  const context: ServiceContext = { config, log, pool, kafka, topics, producer, codec };
   const running: RunningRole[] = [];
   let url: string | undefined;
 
@@ -92,12 +96,11 @@ async function stopAll(running: RunningRole[], log: Logger): Promise<void> {
 }
 
 /** Start-up waits for a dependency (with a log line saying what it waits for) instead of crashing. */
-async function untilReady(name: string, log: Logger, attempt: () => Promise<unknown>, timeoutMs = 120_000): Promise<void> {
+async function untilReady<T>(name: string, log: Logger, attempt: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let i = 0; ; i++) {
     try {
-      await attempt();
-      return;
+      return await attempt();
     } catch (err) {
       if (Date.now() > deadline) throw new Error(`${name} is not reachable: ${(err as Error).message}`, { cause: err });
       if (i % 5 === 0) log.warn({ err: (err as Error).message }, `waiting for ${name}`);

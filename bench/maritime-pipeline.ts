@@ -7,6 +7,7 @@
 // Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
 import pg from 'pg';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
@@ -17,7 +18,6 @@ import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
-import type { SecurityEvent } from '../schemas/event.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
 
 const ZONES = 1_000;
@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   await admin.ensureTopics(topicSpecs(prefix));
   const pool = createPool(databaseUrl, 8, log);
   const producer = new KafkaProducer(kafka);
-  const ctx: ServiceContext = { config, log, pool, kafka, topics: topicNames(prefix), producer };
+  const topics = topicNames(prefix);
+  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec: await createCodec(config.schemaRegistryUrl, topics) };
 
   const port = new RandomPort(42);
   let t = performance.now();
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   for (let r = 0; r < THROUGHPUT_REPORTS; r++) for (let v = 0; v < VESSELS; v++) preload.push(positionAt(v, r));
   t = performance.now();
   for (let i = 0; i < preload.length; i += 5_000) {
-    await producer.send(preload.slice(i, i + 5_000).map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) })));
+    await producer.send(preload.slice(i, i + 5_000).map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: ctx.codec.encode('aisPositions', p) })));
   }
   const produceMs = performance.now() - t;
 
@@ -81,8 +82,8 @@ async function main(): Promise<void> {
   const reader = new KafkaConsumer(kafka, { groupId: `${prefix}latency`, topics: [ctx.topics.securityEvents], startAt: 'latest', lingerMs: 0 });
   await reader.run(async (records) => {
     const now = performance.now();
-    for (const r of records) {
-      const e = JSON.parse(r.value.toString()) as SecurityEvent;
+    const { values } = await ctx.codec.decode('securityEvents', records);
+    for (const { value: e } of values) {
       // Entry, approach and dwell events carry the time of the report that caused them.
       const sent = appendedAt.get(`${(e.metadata as { mmsi: number }).mmsi}@${e.timestamp}`);
       if (sent !== undefined && e.type !== 'zone_exit') latencies.push(now - sent);
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const batch: VesselPosition[] = [];
     for (let i = 0; i < perSlice; i++, sent++) batch.push(positionAt(sent % VESSELS, THROUGHPUT_REPORTS + Math.floor(sent / VESSELS)));
-    const records = batch.map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) }));
+    const records = batch.map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: ctx.codec.encode('aisPositions', p) }));
     void producer.send(records).then(() => {
       const now = performance.now();
       for (const p of batch) appendedAt.set(`${p.mmsi}@${p.reported_at}`, now);

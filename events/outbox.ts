@@ -1,3 +1,4 @@
+import type { TopicCodec } from '../platform/codec/index.ts';
 import type { KafkaProducer } from '../platform/kafka.ts';
 import type { PoolClient, Pool } from '../platform/postgres.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
@@ -27,12 +28,12 @@ export async function storeEvents(client: PoolClient, events: SecurityEvent[]): 
 }
 
 /** Puts events on the topic, keyed by id. The caller marks them published (markPublished). */
-export async function sendEvents(producer: KafkaProducer, topic: string, events: SecurityEvent[]): Promise<void> {
+export async function sendEvents(producer: KafkaProducer, codec: TopicCodec, topic: string, events: SecurityEvent[]): Promise<void> {
   if (events.length === 0) return;
   await producer.send(
     // The record's Kafka timestamp is its append time, not the event time: events found in a replay of an
     // old recording would otherwise fall outside the topic's retention at once.
-    events.map((e) => ({ topic, key: e.id, value: JSON.stringify(e), headers: { type: e.type } })),
+    events.map((e) => ({ topic, key: e.id, value: codec.encode('securityEvents', e), headers: { type: e.type } })),
   );
 }
 
@@ -42,8 +43,8 @@ export async function markPublished(db: Pool | PoolClient, ids: string[]): Promi
 }
 
 /** Puts events on the topic and marks them published at once. */
-export async function publishEvents(pool: Pool, producer: KafkaProducer, topic: string, events: SecurityEvent[]): Promise<void> {
-  await sendEvents(producer, topic, events);
+export async function publishEvents(pool: Pool, producer: KafkaProducer, codec: TopicCodec, topic: string, events: SecurityEvent[]): Promise<void> {
+  await sendEvents(producer, codec, topic, events);
   await markPublished(pool, events.map((e) => e.id));
 }
 
@@ -51,7 +52,7 @@ export async function publishEvents(pool: Pool, producer: KafkaProducer, topic: 
  * Publishes what is stored but not on the topic (oldest first): at start-up everything pending, later only
  * rows older than `minAgeMs`, so a batch between its commit and its publish is not sent twice.
  */
-export async function publishPending(pool: Pool, producer: KafkaProducer, topic: string, sourceModule: string, minAgeMs = 0, limit = 1_000): Promise<number> {
+export async function publishPending(pool: Pool, producer: KafkaProducer, codec: TopicCodec, topic: string, sourceModule: string, minAgeMs = 0, limit = 1_000): Promise<number> {
   let total = 0;
   for (;;) {
     const { rows } = await pool.query<{ body: SecurityEvent }>(
@@ -61,7 +62,7 @@ export async function publishPending(pool: Pool, producer: KafkaProducer, topic:
       [sourceModule, minAgeMs, limit],
     );
     if (rows.length === 0) return total;
-    await publishEvents(pool, producer, topic, rows.map((r) => r.body));
+    await publishEvents(pool, producer, codec, topic, rows.map((r) => r.body));
     total += rows.length;
   }
 }

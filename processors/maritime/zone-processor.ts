@@ -6,7 +6,6 @@ import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import type { VesselPosition } from '../../schemas/ais.ts';
 import { markPublished, publishPending, sendEvents, storeEvents } from '../../events/outbox.ts';
 import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
@@ -20,7 +19,7 @@ import { MARITIME_SOURCE_MODULE } from './zone-events.ts';
 const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');
 const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
 const futurePositions = counter('pss_maritime_future_positions_total', 'Positions dated too far after their receipt and ignored');
-const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that were not valid JSON');
+const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that the codec could not read');
 const eventsEmitted = counter('pss_events_emitted_total', 'Security events published', ['type']);
 const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
 
@@ -58,7 +57,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   // Zone evaluation starts once the vessel directory has read what ais.static holds, so authorization by
   // vessel type works from the first report after a restart.
   const directoryRole = await followVesselDirectory(ctx, directory);
-  await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
+  await publishPending(ctx.pool, ctx.producer, ctx.codec, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
 
   let owned = new OwnedVessels();
   let lastHousekeeping = Date.now();
@@ -107,10 +106,10 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   async function evaluate(records: InRecord[]): Promise<void> {
     const started = performance.now();
     if (unpublished) {
-      await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
+      await publishPending(ctx.pool, ctx.producer, ctx.codec, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE);
       unpublished = false;
     }
-    const items = parsePositions(records);
+    const items = await parsePositions(records);
     const v = owned;
     const unknown = new Set<number>();
     for (const { partition, position } of items) {
@@ -166,7 +165,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       v.unwritten.delete(mmsi);
     }
     try {
-      await sendEvents(ctx.producer, ctx.topics.securityEvents, fresh);
+      await sendEvents(ctx.producer, ctx.codec, ctx.topics.securityEvents, fresh);
     } catch (err) {
       // Stored but not on the topic: the retry publishes them from the outbox before anything else.
       unpublished = true;
@@ -175,7 +174,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     // Only a crash between the send above and this mark can put an event on the topic twice (same id).
     await markPublished(ctx.pool, fresh.map((e) => e.id));
     // Events another instance stored and failed to publish before it went away.
-    if (housekeeping) await publishPending(ctx.pool, ctx.producer, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE, STALE_UNPUBLISHED_MS);
+    if (housekeeping) await publishPending(ctx.pool, ctx.producer, ctx.codec, ctx.topics.securityEvents, MARITIME_SOURCE_MODULE, STALE_UNPUBLISHED_MS);
 
     positionsEvaluated.inc(items.length);
     latePositions.inc(outcome.late);
@@ -184,17 +183,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     batchSeconds.observe((performance.now() - started) / 1000);
   }
 
-  function parsePositions(records: InRecord[]): PartitionedPosition[] {
-    const out: PartitionedPosition[] = [];
-    for (const record of records) {
-      try {
-        out.push({ partition: record.partition, position: JSON.parse(record.value.toString()) as VesselPosition });
-      } catch {
-        // Ingest validated every record, so this is another producer's mistake; it cannot block the partition.
-        unreadable.inc();
-        log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'unreadable position skipped');
-      }
+  async function parsePositions(records: InRecord[]): Promise<PartitionedPosition[]> {
+    const { values, failures } = await ctx.codec.decode('aisPositions', records);
+    for (const { record, error } of failures) {
+      // Ingest validated every record, so this is another producer's mistake; it cannot block the partition.
+      unreadable.inc();
+      log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset), reason: error.code, detail: error.message }, 'unreadable position skipped');
     }
-    return out;
+    return values.map(({ record, value }) => ({ partition: record.partition, position: value }));
   }
 }

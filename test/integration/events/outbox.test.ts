@@ -5,6 +5,7 @@ import { eventId } from '../../../events/event-id.ts';
 import { markPublished, publishPending, sendEvents, storeEvents } from '../../../events/outbox.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
+import { jsonCodec } from '../../support/codec.ts';
 
 describe('event outbox on the real PostGIS and broker', () => {
   const config = testConfig();
@@ -83,19 +84,19 @@ describe('event outbox on the real PostGIS and broker', () => {
     const events = [event(source, 1), event(source, 2), event(source, 3)];
     for (const e of events) await inTransaction(pool, (client) => storeEvents(client, [e]));
     // One of them went out already (its mark was written): only the other two are sent.
-    await sendEvents(producer, topic, [events[0]!]);
+    await sendEvents(producer, jsonCodec, topic, [events[0]!]);
     await markPublished(pool, [events[0]!.id]);
 
     // Rows younger than the minimum age belong to a batch still in progress and are left alone.
-    expect(await publishPending(pool, producer, topic, source, 60_000)).toBe(0);
-    expect(await publishPending(pool, producer, topic, source)).toBe(2);
+    expect(await publishPending(pool, producer, jsonCodec, topic, source, 60_000)).toBe(0);
+    expect(await publishPending(pool, producer, jsonCodec, topic, source)).toBe(2);
     expect(await pendingOf(source)).toEqual([]);
-    expect(await publishPending(pool, producer, topic, source)).toBe(0);
+    expect(await publishPending(pool, producer, jsonCodec, topic, source)).toBe(0);
 
     const seen = await consumeUntil(topic, (records) => records.length >= 3, { quietMs: 500 });
     expect(seen.map((r) => r.key)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
     expect(seen).toHaveLength(3);
-    const bodies = seen.map((r) => JSON.parse(r.value.toString()) as SecurityEvent);
+    const bodies = seen.map((r) => jsonCodec.decodeValue('securityEvents', r.value));
     expect(bodies.find((b) => b.id === events[2]!.id)).toEqual(events[2]);
   });
 
