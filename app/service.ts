@@ -5,6 +5,7 @@ import type { Feature } from './feature.ts';
 import { EventRelay } from '../events/relay.ts';
 import { apiRoutes } from './v1-routes.ts';
 import { listen } from './http/server.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import type { Config, Role } from '../platform/config.ts';
 import type { RelaySignal, RunningRole, ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
@@ -33,13 +34,15 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     }
   });
 
+  const topics = topicNames(config.topicPrefix);
+  const codec = await untilReady('schema registry', log, () => createCodec(config.schemaRegistryUrl, topics));
+
   const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
   const producer = new KafkaProducer(kafka);
-  const topics = topicNames(config.topicPrefix);
   // The roles that store events (the processors' findings, the API's intake) publish them through this
   // instance's relay; an ingest-only instance stores none, and runs none.
-  const relay = roles.includes('processors') || roles.includes('api') ? new EventRelay({ pool, producer, topic: topics.securityEvents, log }) : undefined;
-  const context: ServiceContext = { config, log, pool, kafka, topics, producer, relay: relay ?? NO_RELAY };
+  const relay = roles.includes('processors') || roles.includes('api') ? new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log }) : undefined;
+  const context: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay: relay ?? NO_RELAY };
   const running: RunningRole[] = [];
   let url: string | undefined;
 
@@ -104,12 +107,11 @@ async function stopAll(running: RunningRole[], log: Logger): Promise<void> {
 }
 
 /** Start-up waits for a dependency (with a log line saying what it waits for) instead of crashing. */
-async function untilReady(name: string, log: Logger, attempt: () => Promise<unknown>, timeoutMs = 120_000): Promise<void> {
+async function untilReady<T>(name: string, log: Logger, attempt: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let i = 0; ; i++) {
     try {
-      await attempt();
-      return;
+      return await attempt();
     } catch (err) {
       if (Date.now() > deadline) throw new Error(`${name} is not reachable: ${(err as Error).message}`, { cause: err });
       if (i % 5 === 0) log.warn({ err: (err as Error).message }, `waiting for ${name}`);

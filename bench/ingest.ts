@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { TcpSource } from '../ingest/sources/tcp.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
@@ -35,7 +36,8 @@ const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench-ingest', log 
 const admin = new KafkaAdmin(kafka);
 await admin.ensureTopics(topicSpecs(prefix));
 const producer = new KafkaProducer(kafka);
-const rt = await createIngestRuntime({ config, log, producer, topics: topicNames(prefix) });
+const topics = topicNames(prefix);
+const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
 
 /** The aggregator: sends the sample LOOPS times as fast as the reader takes it, then closes. */
 let sendingDone = false;

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { EventRelay } from '../events/relay.ts';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
@@ -18,7 +19,6 @@ import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
-import type { SecurityEvent } from '../schemas/event.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
 
 const ZONES = 1_000;
@@ -44,10 +44,11 @@ async function main(): Promise<void> {
   const pool = createPool(databaseUrl, 8, log);
   const producer = new KafkaProducer(kafka);
   const topics = topicNames(prefix);
+  const codec = await createCodec(config.schemaRegistryUrl, topics);
   // As in the service: the processor stores events, this instance's relay publishes them.
-  const relay = new EventRelay({ pool, producer, topic: topics.securityEvents, log });
+  const relay = new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log });
   relay.start();
-  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, relay };
+  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay };
 
   const port = new RandomPort(42);
   let t = performance.now();
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   for (let r = 0; r < THROUGHPUT_REPORTS; r++) for (let v = 0; v < VESSELS; v++) preload.push(positionAt(v, r));
   t = performance.now();
   for (let i = 0; i < preload.length; i += 5_000) {
-    await producer.send(preload.slice(i, i + 5_000).map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) })));
+    await producer.send(preload.slice(i, i + 5_000).map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: ctx.codec.encode('aisPositions', p) })));
   }
   const produceMs = performance.now() - t;
 
@@ -86,8 +87,8 @@ async function main(): Promise<void> {
   const reader = new KafkaConsumer(kafka, { groupId: `${prefix}latency`, topics: [ctx.topics.securityEvents], startAt: 'latest', lingerMs: 0 });
   await reader.run(async (records) => {
     const now = performance.now();
-    for (const r of records) {
-      const e = JSON.parse(r.value.toString()) as SecurityEvent;
+    const { values } = await ctx.codec.decode('securityEvents', records);
+    for (const { value: e } of values) {
       // Entry, approach and dwell events carry the time of the report that caused them.
       const sent = appendedAt.get(`${(e.metadata as { mmsi: number }).mmsi}@${e.timestamp}`);
       if (sent !== undefined && e.type !== 'zone_exit') latencies.push(now - sent);
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const batch: VesselPosition[] = [];
     for (let i = 0; i < perSlice; i++, sent++) batch.push(positionAt(sent % VESSELS, THROUGHPUT_REPORTS + Math.floor(sent / VESSELS)));
-    const records = batch.map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) }));
+    const records = batch.map((p) => ({ topic: ctx.topics.aisPositions, key: String(p.mmsi), value: ctx.codec.encode('aisPositions', p) }));
     void producer.send(records).then(() => {
       const now = performance.now();
       for (const p of batch) appendedAt.set(`${p.mmsi}@${p.reported_at}`, now);

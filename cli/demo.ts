@@ -66,7 +66,7 @@ function replayLooped(service: RunningService, forMs: number): AbortController {
     const { rows } = await service.context.pool.query<{ last: Date | null }>('SELECT max(last_seen_at) AS last FROM maritime_vessel_state');
     const origin = Math.max(started, (rows[0]?.last?.getTime() ?? 0) + 60_000);
     const demoNow = () => origin + (Date.now() - started) * COMPRESSION;
-    const rt = await ingestRuntime(service.context);
+    const rt = ingestRuntime(service.context);
     const lines = (await readFile(RECORDING, 'latin1')).split(/\r?\n/);
     const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', queue: rt.queue, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: demoNow });
     const slices = LOOP_SECONDS * 4;
@@ -92,8 +92,8 @@ async function printEvents(service: RunningService, log: Logger): Promise<KafkaC
   });
   const seen = new Set<string>();
   await consumer.run(async (records) => {
-    for (const record of records) {
-      const event = JSON.parse(record.value.toString()) as SecurityEvent;
+    const { values } = await service.context.codec.decode('securityEvents', records);
+    for (const { value: event } of values) {
       if (seen.has(event.id)) continue;
       seen.add(event.id);
       console.log(formatEvent(event));

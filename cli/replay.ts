@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { replayFile } from '../ingest/sources/file.ts';
+import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../platform/config.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
@@ -30,7 +31,8 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   const producer = new KafkaProducer(kafka);
   try {
-    const rt = await createIngestRuntime({ config, log, producer, topics: topicNames(config.topicPrefix) });
+    const topics = topicNames(config.topicPrefix);
+    const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
     const source = values.source ?? `replay:${basename(file)}`;
     const started = performance.now();
     await replayFile(file, channelFor(rt, source, 'replay'), speed === undefined ? {} : { speed });

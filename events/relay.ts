@@ -8,6 +8,7 @@ import type { KafkaProducer } from '../platform/kafka.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, gauge, histogram } from '../platform/metrics.ts';
 import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';
+import type { TopicCodec } from '../platform/codec/index.ts';
 import { eventRecord } from './event-record.ts';
 import { claimPending, forgetPublished, oldestPendingSeconds, type PendingEvent } from './outbox.ts';
 
@@ -19,6 +20,7 @@ const failures = counter('pss_events_relay_failures_total', 'Relay turns that fa
 export interface RelayOptions {
   pool: Pool;
   producer: KafkaProducer;
+  codec: TopicCodec;
   topic: string;
   log: Logger;
   /** How often the outbox is swept without a wake. */
@@ -124,7 +126,7 @@ export class EventRelay implements RelaySignal {
   async #publishBatch(client: PoolClient, minAgeMs: number): Promise<PendingEvent[]> {
     const pending = await claimPending(client, minAgeMs, this.#opts.batchSize);
     if (pending.length === 0) return pending;
-    await this.#opts.producer.send(pending.map((p) => eventRecord(this.#opts.topic, p.event)));
+    await this.#opts.producer.send(pending.map((p) => eventRecord(this.#opts.codec, this.#opts.topic, p.event)));
     await forgetPublished(client, pending.map((p) => p.event.id));
     return pending;
   }

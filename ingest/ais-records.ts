@@ -3,6 +3,7 @@
 // ais.stations; rejects (and reports failing validation) -> ingest.deadletter keyed by source; skips are
 // only counted. The value is the report exactly as schemas/ais.ts describes it: `source` is the feed and
 // `received_at` the moment this ingest instance decoded it.
+import type { TopicCodec } from '../platform/codec/index.ts';
 import type { OutRecord } from '../platform/kafka.ts';
 import type { TopicId } from '../platform/topics.ts';
 import {
@@ -17,7 +18,6 @@ import {
 } from '../schemas/ais.ts';
 import type { DeadLetter } from '../schemas/dead-letter.ts';
 import { deadLetter, fromAisReject } from './dead-letter.ts';
-import type { ValueEncoder } from './encoding.ts';
 import { ingestMetrics } from './metrics.ts';
 import { compileSchema, describeErrors, type ValidateFunction } from './validation.ts';
 
@@ -54,7 +54,7 @@ export class AisTally {
 export class AisRecords {
   constructor(
     private readonly topics: Record<TopicId, string>,
-    private readonly encoder: ValueEncoder,
+    private readonly codec: TopicCodec,
   ) {}
 
   /** Maps one result; `tally` counts it. */
@@ -79,7 +79,7 @@ export class AisRecords {
       return this.#reject(letter, tally);
     }
     tally.reports++;
-    const record: OutRecord = { topic: this.topics[route.topic], key: String(report.mmsi), value: this.encoder.encode(route.topic, report) };
+    const record: OutRecord = { topic: this.topics[route.topic], key: String(report.mmsi), value: this.codec.encode(route.topic, report) };
     return { kind: 'report', record, report };
   }
 
@@ -98,7 +98,7 @@ export class AisRecords {
 
   #reject(letter: DeadLetter, tally: AisTally): AisOutcome {
     tally.rejects.set(letter.reason, (tally.rejects.get(letter.reason) ?? 0) + 1);
-    const record: OutRecord = { topic: this.topics.deadLetter, key: letter.source, value: this.encoder.encode('deadLetter', letter) };
+    const record: OutRecord = { topic: this.topics.deadLetter, key: letter.source, value: this.codec.encode('deadLetter', letter) };
     return { kind: 'reject', record, letter };
   }
 }

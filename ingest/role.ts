@@ -12,7 +12,7 @@ export function channelFor(rt: IngestRuntime, source: string, kind: string): Ais
 }
 
 export async function startIngest(ctx: ServiceContext): Promise<RunningRole> {
-  const rt = await ingestRuntime(ctx);
+  const rt = ingestRuntime(ctx);
   const { config } = ctx;
   const parts: RunningRole[] = [];
   for (const endpoint of config.aisTcpSources) {

@@ -33,13 +33,3 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
     })
     .join('; ');
 }
-
-/**
- * A separate instance for @kafkajs/confluent-schema-registry, which compiles every schema it registers
- * or reads (its own default ajv knows neither 2020-12 keywords nor formats; ours already holds these $ids).
- */
-export function schemaRegistryAjv(): Ajv2020 {
-  const instance = new Ajv2020({ strict: false });
-  addFormats(instance, { mode: 'fast' });
-  return instance;
-}

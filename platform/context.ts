@@ -1,10 +1,14 @@
+import type { TopicCodec } from './codec/index.ts';
 import type { Config } from './config.ts';
 import type { KafkaOptions, KafkaProducer } from './kafka.ts';
 import type { Logger } from './log.ts';
 import type { Pool } from './postgres.ts';
 import type { TopicId } from './topics.ts';
 
-/** What every role gets at start-up: settings, logging, the shared Postgres pool and Kafka access. */
+/**
+ * What every role gets at start-up: settings, logging, the shared Postgres pool, Kafka access, and the codec
+ * that encodes and decodes every topic value.
+ */
 export interface ServiceContext {
   config: Config;
   log: Logger;
@@ -12,6 +16,7 @@ export interface ServiceContext {
   kafka: KafkaOptions;
   topics: Record<TopicId, string>;
   producer: KafkaProducer;
+  codec: TopicCodec;
   /** This instance's event relay (events/relay.ts): wake it after a transaction that stored events commits. */
   relay: RelaySignal;
 }

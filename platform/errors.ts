@@ -33,10 +33,10 @@ export class AppError extends Error {
   }
 }
 
-/** A dependency (Kafka, Postgres) failed in a way that a retry may fix. */
+/** A dependency (Kafka, Postgres, the schema registry) failed in a way that a retry may fix. */
 export class DependencyError extends Error {
   readonly retryable = true;
-  constructor(readonly dependency: 'kafka' | 'postgres', message: string, options?: { cause?: unknown }) {
+  constructor(readonly dependency: 'kafka' | 'postgres' | 'schema_registry', message: string, options?: { cause?: unknown }) {
     super(`${dependency}: ${message}`, options);
     this.name = 'DependencyError';
   }

@@ -1,5 +1,16 @@
-// Every Kafka topic of the service, declared once: name, key, partitions, retention and compaction.
-// `ensureTopics` creates missing ones at start-up of every role and of the test harness.
+// Every Kafka topic of the service, declared once: name, key, partitions, retention and compaction, and
+// what its values are (read and written only through platform/codec/). `ensureTopics` creates missing
+// ones at start-up of every role and of the test harness.
+import { nonVesselReportSchema, vesselPositionSchema, vesselStaticSchema, type NonVesselReport, type VesselPosition, type VesselStatic } from '../schemas/ais.ts';
+import { deadLetterSchema, type DeadLetter } from '../schemas/dead-letter.ts';
+import { securityEventSchema, type SecurityEvent } from '../schemas/event.ts';
+import { gateReadingRecordSchema, type GateReadingRecord } from '../schemas/gate-reading.ts';
+
+/**
+ * A topic's values: JSON described by a JSON Schema (registered in schema-registry mode), or text exactly
+ * as a producer outside the service wrote it, which the consumer validates itself.
+ */
+export type ValueFormat = { schema: object } | { text: BufferEncoding };
 
 export interface TopicSpec {
   name: string;
@@ -18,6 +29,8 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(2 * DAY_MS) },
     description: 'Raw NMEA lines from producers outside the service; ingest decodes them.',
+    // NMEA is ASCII; latin1 keeps any stray byte as one character for the AIS decoder to judge.
+    value: { text: 'latin1' },
   },
   aisPositions: {
     name: 'ais.positions',
@@ -25,6 +38,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(7 * DAY_MS) },
     description: 'Decoded, validated vessel position reports (types 1, 2, 3, 18, 19, 27).',
+    value: { schema: vesselPositionSchema },
   },
   aisStatic: {
     name: 'ais.static',
@@ -32,6 +46,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'cleanup.policy': 'compact', 'min.compaction.lag.ms': String(60 * 60 * 1000) },
     description: 'Latest static and voyage data per vessel (types 5, 19, 24); compacted.',
+    value: { schema: vesselStaticSchema },
   },
   aisStations: {
     name: 'ais.stations',
@@ -39,6 +54,7 @@ export const TOPICS = {
     partitions: 3,
     config: { 'cleanup.policy': 'compact' },
     description: 'Non-vessel reports: base stations (type 4) and aids to navigation (type 21); compacted.',
+    value: { schema: nonVesselReportSchema },
   },
   gateReadings: {
     name: 'gate.readings',
@@ -46,6 +62,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(30 * DAY_MS) },
     description: 'Validated gate lane sensor readings.',
+    value: { schema: gateReadingRecordSchema },
   },
   gateReadingsRaw: {
     name: 'gate.readings.raw',
@@ -53,6 +70,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(2 * DAY_MS) },
     description: 'Gate lane readings from producers outside the service, unvalidated; ingest validates them into gate.readings or the dead-letter topic.',
+    value: { text: 'utf8' },
   },
   securityEvents: {
     name: 'security.events',
@@ -60,6 +78,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(30 * DAY_MS) },
     description: 'Every security event, in the spec shape, with deterministic ids.',
+    value: { schema: securityEventSchema },
   },
   deadLetter: {
     name: 'ingest.deadletter',
@@ -67,10 +86,25 @@ export const TOPICS = {
     partitions: 3,
     config: { 'retention.ms': String(30 * DAY_MS) },
     description: 'Rejected input with the raw message, source, reason and time.',
+    value: { schema: deadLetterSchema },
   },
-} as const satisfies Record<string, TopicSpec>;
+} as const satisfies Record<string, TopicSpec & { value: ValueFormat }>;
 
 export type TopicId = keyof typeof TOPICS;
+
+/** Each topic's value type: the type schemas/ derives from the schema declared above, or text. */
+type TopicValues = {
+  aisRaw: string;
+  aisPositions: VesselPosition;
+  aisStatic: VesselStatic;
+  aisStations: NonVesselReport;
+  gateReadings: GateReadingRecord;
+  gateReadingsRaw: string;
+  securityEvents: SecurityEvent;
+  deadLetter: DeadLetter;
+};
+
+export type TopicValue<T extends TopicId> = TopicValues[T];
 
 /** Topic names as deployed: the configured prefix lets tests and tenants share one broker. */
 export function topicNames(prefix: string): Record<TopicId, string> {

@@ -35,7 +35,7 @@ export const ingestRoutes: RouteDef[] = [
       'Multi-sentence messages must be complete within one request. Reports follow schemas/ais.ts; the ingest sets source and received_at.',
     responses: answers,
     handler: async ({ ctx, principal, req, res }) => {
-      const rt = await ingestRuntime(ctx);
+      const rt = ingestRuntime(ctx);
       const body = await readAisBody(req, res, rt.config);
       const itemsContext = { source: `http:${principal.credentialId}`, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: rt.now };
       const outcome = body.kind === 'sentences' ? sentenceItems(body.items, itemsContext) : reportItems(body.items, itemsContext);
@@ -55,11 +55,11 @@ export const ingestRoutes: RouteDef[] = [
       'A container id failing its ISO 6346 check digit is accepted with the finding container_check_digit_invalid.',
     responses: answers,
     handler: async ({ ctx, principal, req, res }) => {
-      const rt = await ingestRuntime(ctx);
+      const rt = ingestRuntime(ctx);
       const body = await parseJson(req, res, rt.config);
       const items = Array.isArray(body) ? body : [body];
       checkItemCount(items.length, rt.config, 'readings');
-      const outcome = gateItems(items, { topics: rt.topics, encoder: rt.encoder, source: `http:${principal.credentialId}`, now: rt.now });
+      const outcome = gateItems(items, { topics: rt.topics, codec: rt.codec, source: `http:${principal.credentialId}`, now: rt.now });
       await produce(rt, outcome.records);
       answer(res, outcome.answer);
     },

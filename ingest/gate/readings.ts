@@ -1,10 +1,10 @@
 // Gate readings: validate one input item against schemas/gate-reading.ts, add the findings the gate
 // processor needs, and build its gate.readings record (key: gate) or its dead-letter record.
+import type { TopicCodec } from '../../platform/codec/index.ts';
 import type { OutRecord } from '../../platform/kafka.ts';
 import type { TopicId } from '../../platform/topics.ts';
 import { gateReadingSchema, type GateFinding, type GateReading, type GateReadingRecord } from '../../schemas/gate-reading.ts';
 import { deadLetter } from '../dead-letter.ts';
-import type { ValueEncoder } from '../encoding.ts';
 import { compileSchema, describeErrors } from '../validation.ts';
 import { checkContainerId } from './iso6346.ts';
 
@@ -29,7 +29,7 @@ export type GateOutcome =
 
 export interface GateContext {
   topics: Record<TopicId, string>;
-  encoder: ValueEncoder;
+  codec: TopicCodec;
   source: string;
   now: () => number;
 }
@@ -47,13 +47,13 @@ export function processGateItem(item: unknown, ctx: GateContext): GateOutcome {
   }
   if (!validateReading(value)) return reject(ctx, rawText(item), at, 'reading_invalid', describeErrors(validateReading.errors));
   const reading: GateReadingRecord = { ...value, source: ctx.source, received_at: at, findings: findingsOf(value) };
-  const record: OutRecord = { topic: ctx.topics.gateReadings, key: value.gate, value: ctx.encoder.encode('gateReadings', reading) };
+  const record: OutRecord = { topic: ctx.topics.gateReadings, key: value.gate, value: ctx.codec.encode('gateReadings', reading) };
   return { accepted: true, record, reading };
 }
 
 function reject(ctx: GateContext, raw: string, at: string, reason: 'reading_invalid' | 'invalid_json', detail: string): GateOutcome {
   const letter = deadLetter({ feed: 'gate', raw: [raw], source: ctx.source, reason, detail, at });
-  return { accepted: false, reason, detail, record: { topic: ctx.topics.deadLetter, key: ctx.source, value: ctx.encoder.encode('deadLetter', letter) } };
+  return { accepted: false, reason, detail, record: { topic: ctx.topics.deadLetter, key: ctx.source, value: ctx.codec.encode('deadLetter', letter) } };
 }
 
 function rawText(item: unknown): string {

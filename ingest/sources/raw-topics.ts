@@ -53,8 +53,9 @@ export async function startAisRawConsumer(ctx: ServiceContext, rt: IngestRuntime
   });
   await consumer.run(async (records) => {
     const out: OutRecord[] = [];
-    for (const record of records) {
-      const text = record.value.toString('latin1');
+    // Text topics always decode: there are no failures to count.
+    const { values } = await rt.codec.decode('aisRaw', records);
+    for (const { record, value: text } of values) {
       const source = rawSourceOf(record, 'ais.raw', true);
       const decoder = decoderFor(source, out);
       rt.records.appendRecords(decoder.push(text), out, tally);
@@ -78,8 +79,9 @@ export async function startGateRawConsumer(ctx: ServiceContext, rt: IngestRuntim
   const consumer = new KafkaConsumer(ctx.kafka, { groupId: `${ctx.config.topicPrefix}pss-ingest-gate-raw`, topics: [ctx.topics.gateReadingsRaw], maxBatch: 500 });
   await consumer.run(async (records) => {
     const out: OutRecord[] = [];
-    for (const record of records) {
-      const outcome = processGateItem(record.value.toString('utf8'), { topics: rt.topics, encoder: rt.encoder, source: rawSourceOf(record, 'gate.readings.raw', false), now: rt.now });
+    const { values } = await rt.codec.decode('gateReadingsRaw', records);
+    for (const { record, value: text } of values) {
+      const outcome = processGateItem(text, { topics: rt.topics, codec: rt.codec, source: rawSourceOf(record, 'gate.readings.raw', false), now: rt.now });
       if (!outcome.accepted) ingestMetrics.rejected.inc({ reason: outcome.reason });
       out.push(outcome.record);
     }

@@ -58,12 +58,17 @@ export async function followVesselDirectory(ctx: ServiceContext, directory: Vess
     commitOffsets: false,
   });
   await consumer.run(async (records) => {
-    for (const record of records) {
+    const { values, failures } = await ctx.codec.decode('aisStatic', records);
+    for (const { record, error } of failures) ctx.log.warn({ offset: String(record.offset), reason: error.code, detail: error.message }, 'unreadable static record skipped');
+    for (const { record, value } of values) {
       try {
-        directory.apply(JSON.parse(record.value.toString()) as VesselStatic);
+        directory.apply(value);
       } catch (err) {
-        ctx.log.warn({ err, offset: String(record.offset) }, 'unreadable static record skipped');
+        // Another producer's JSON that is not a report (e.g. null); it must not block the directory.
+        ctx.log.warn({ err, offset: String(record.offset) }, 'unusable static record skipped');
       }
+    }
+    for (const record of records) {
       const end = behind.get(record.partition);
       if (end !== undefined && record.offset >= end - 1n) behind.delete(record.partition);
     }

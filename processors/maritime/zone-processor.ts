@@ -9,7 +9,6 @@ import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import type { VesselPosition } from '../../schemas/ais.ts';
 import { storeEvents } from '../../events/store.ts';
 import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
@@ -22,7 +21,7 @@ import { ZoneCatalog } from './zones/zone-catalog.ts';
 const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');
 const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
 const futurePositions = counter('pss_maritime_future_positions_total', 'Positions dated too far after their receipt and ignored');
-const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that were not valid JSON');
+const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that the codec could not read');
 const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
 
 /** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
@@ -103,7 +102,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
 
   async function evaluate(records: InRecord[]): Promise<void> {
     const started = performance.now();
-    const items = parsePositions(records);
+    const items = await parsePositions(records);
     const v = owned;
     const unknown = new Set<number>();
     for (const { partition, position } of items) {
@@ -166,17 +165,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     batchSeconds.observe((performance.now() - started) / 1000);
   }
 
-  function parsePositions(records: InRecord[]): PartitionedPosition[] {
-    const out: PartitionedPosition[] = [];
-    for (const record of records) {
-      try {
-        out.push({ partition: record.partition, position: JSON.parse(record.value.toString()) as VesselPosition });
-      } catch {
-        // Ingest validated every record, so this is another producer's mistake; it cannot block the partition.
-        unreadable.inc();
-        log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'unreadable position skipped');
-      }
+  async function parsePositions(records: InRecord[]): Promise<PartitionedPosition[]> {
+    const { values, failures } = await ctx.codec.decode('aisPositions', records);
+    for (const { record, error } of failures) {
+      // Ingest validated every record, so this is another producer's mistake; it cannot block the partition.
+      unreadable.inc();
+      log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset), reason: error.code, detail: error.message }, 'unreadable position skipped');
     }
-    return out;
+    return values.map(({ record, value }) => ({ partition: record.partition, position: value }));
   }
 }

@@ -9,6 +9,7 @@ import { topicNames, topicSpecs } from '../../platform/topics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique } from '../support/stack.ts';
 import { track } from '../support/tracks.ts';
+import { valueOf } from '../support/codec.ts';
 
 // Issue 5: "killing the processor mid-dwell and starting it again continues the same timers and emits no
 // duplicate events". The processor runs as its own `pss start --roles processors` process and gets SIGKILL.
@@ -72,8 +73,8 @@ describe('a processor killed mid-dwell', () => {
         topic: topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p),
       })),
     );
-  const mine = (records: { value: Buffer }[]) =>
-    records.map((r) => JSON.parse(r.value.toString()) as SecurityEvent).filter((e) => e.metadata.mmsi === MMSI);
+  const mine = (records: InRecord[]) =>
+    records.map((r) => valueOf(r) as SecurityEvent).filter((e) => e.metadata.mmsi === MMSI);
 
   it('continues the same dwell timers after SIGKILL and puts every event on the topic exactly once', async () => {
     child = startProcessor();

@@ -6,11 +6,12 @@ import { DEMO_ZONES } from '../../cli/demo/copenhagen-port.ts';
 import { FEATURES } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { createAisDecoder } from '../../ingest/ais/index.ts';
-import { KafkaProducer } from '../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
 import { registry } from '../../platform/metrics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { call } from '../support/service.ts';
 import { consumeUntil, testConfig, testKafka, testLog } from '../support/stack.ts';
+import { valueOf } from '../support/codec.ts';
 
 // The whole path on real data: the Danish Maritime Authority recording of Copenhagen, produced as raw NMEA
 // to ais.raw (as an outside receiver would), decoded by ingest, evaluated against the demo port's zones.
@@ -73,8 +74,8 @@ describe('the real Copenhagen recording against the demo port', () => {
     const names = DEMO_ZONES.map((z) => z.name);
     const { rows } = await service.context.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events WHERE zone = ANY($1::text[])', [names]);
     const stored = rows[0]!.n;
-    const ofThisPort = (records: { value: Buffer }[]) =>
-      records.map((r) => JSON.parse(r.value.toString()) as SecurityEvent).filter((e) => names.includes(e.location.zone ?? ''));
+    const ofThisPort = (records: InRecord[]) =>
+      records.map((r) => valueOf(r) as SecurityEvent).filter((e) => names.includes(e.location.zone ?? ''));
     const events = ofThisPort(await consumeUntil(service.context.topics.securityEvents, (seen) => ofThisPort(seen).length >= stored, { timeoutMs: 45_000 }));
     expect(events.length).toBe(stored);
 

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createIngestRuntime, type IngestRuntime } from '../../ingest/runtime.ts';
+import { createCodec } from '../../platform/codec/index.ts';
 import type { Config } from '../../platform/config.ts';
 import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
 import { topicNames, topicSpecs, type TopicId } from '../../platform/topics.ts';
@@ -35,7 +36,7 @@ export async function ingestHarness(overrides: Record<string, string> = {}, brok
   const topics = topicNames(prefix);
   const kafka = brokers === undefined ? testKafka('pss-ingest-test') : { ...testKafka('pss-ingest-test'), brokers: [brokers] };
   const producer = new KafkaProducer(kafka);
-  const runtime = await createIngestRuntime({ config, log: testLog, producer, topics });
+  const runtime = createIngestRuntime({ config, log: testLog, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
   return {
     config,
     topics,

@@ -1,3 +1,4 @@
+import { jsonCodec, valueOf } from '../../support/codec.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventRelay, type RelayOptions } from '../../../events/relay.ts';
 import { storeEvents } from '../../../events/store.ts';
@@ -31,13 +32,14 @@ describe('the event relay on the real PostGIS and broker', () => {
   });
 
   async function freshTopic(): Promise<string> {
-    const topic = unique('relay-events');
+    // Named like the service's topic, so the test reads its values through the codec as consumers do.
+    const topic = `${unique('relay')}-security.events`;
     topics.push(topic);
     await withAdmin((admin) => admin.ensureTopics([{ name: topic, key: 'event id', partitions: 3, config: {}, description: '' }]));
     return topic;
   }
   function relay(topic: string, opts: Partial<RelayOptions> = {}): EventRelay {
-    const r = new EventRelay({ pool, producer, topic, log: testLog, ...opts });
+    const r = new EventRelay({ pool, producer, codec: jsonCodec, topic, log: testLog, ...opts });
     relays.push(r);
     return r;
   }
@@ -72,7 +74,7 @@ describe('the event relay on the real PostGIS and broker', () => {
     relay(topic, { sweepEveryMs: 600_000 }).start();
     const seen = await readAll(topic, ids);
     expect(keysOf(seen, ids).sort()).toEqual([...ids].sort());
-    const bodies = seen.filter((r) => ids.includes(r.key!)).map((r) => JSON.parse(r.value.toString()) as SecurityEvent);
+    const bodies = seen.filter((r) => ids.includes(r.key!)).map((r) => valueOf(r) as SecurityEvent);
     expect(bodies.find((b) => b.id === gateEvents[1]!.id)).toEqual(gateEvents[1]);
     expect(seen.find((r) => r.key === gateEvents[0]!.id)!.headers.type).toBe('seal_violation');
     expect(await pendingOf(ids)).toBe(0);
@@ -146,7 +148,7 @@ describe('the event relay on the real PostGIS and broker', () => {
     await pool.query(`INSERT INTO event_triage (event_id, requires_action, assigned_to, updated_by) VALUES ($1, false, 'duty.officer', 'key_test')`, [event!.id]);
     relay(topic, { sweepEveryMs: 600_000 }).start();
     const seen = await readAll(topic, [event!.id], 0);
-    const published = JSON.parse(seen.find((r) => r.key === event!.id)!.value.toString()) as SecurityEvent;
+    const published = valueOf(seen.find((r) => r.key === event!.id)!) as SecurityEvent;
     expect(published).toEqual({ ...event, requires_action: false, assigned_to: 'duty.officer' });
   });
 

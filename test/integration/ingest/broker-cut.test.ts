@@ -12,6 +12,7 @@ import { AIS_FIXTURES, feedServer, ingestHarness, readTopic, until, type IngestH
 import { startKafkaProxy, type KafkaProxy } from '../../support/kafka-proxy.ts';
 import { testLog } from '../../support/stack.ts';
 import { inject } from 'vitest';
+import { valueOf } from '../../support/codec.ts';
 
 const SOURCE = 'cut-test';
 const NOW = Date.UTC(2024, 0, 1);
@@ -69,7 +70,7 @@ describe('a broker connection cut mid-stream', () => {
     const records = await readTopic(harness.topics.aisPositions, expected.length, { quietMs: 2_000 });
     const got = new Map<string, number>();
     for (const r of records) {
-      const raw = (JSON.parse(r.value.toString()) as { raw: string[] }).raw.join('\n');
+      const raw = (valueOf(r) as { raw: string[] }).raw.join('\n');
       got.set(raw, (got.get(raw) ?? 0) + 1);
     }
     // The file itself repeats some sentences, so compare counts per raw input.

@@ -8,6 +8,7 @@ import { topicNames, topicSpecs } from '../../../platform/topics.ts';
 import { reading } from '../../support/gate-readings.ts';
 import { readTopic } from '../../support/ingest.ts';
 import { testConfig, testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
+import { valueOf } from '../../support/codec.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
@@ -18,7 +19,7 @@ describe('the raw topics', () => {
   const topics = topicNames(prefix);
   let service: RunningService;
   const producer = new KafkaProducer(testKafka('raw-producer'));
-  const value = (r: InRecord) => JSON.parse(r.value.toString()) as Record<string, unknown>;
+  const value = (r: InRecord) => valueOf(r) as Record<string, unknown>;
 
   beforeAll(async () => {
     service = await startService(testConfig({ PSS_TOPIC_PREFIX: prefix }), ['ingest'], testLog, [ingestFeature]);

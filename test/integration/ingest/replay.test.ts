@@ -8,6 +8,7 @@ import { topicSpecs } from '../../../platform/topics.ts';
 import { readFileSync } from 'node:fs';
 import { AIS_FIXTURES, readTopic } from '../../support/ingest.ts';
 import { unique, withAdmin } from '../../support/stack.ts';
+import { valueOf } from '../../support/codec.ts';
 
 const PSS = fileURLToPath(new URL('../../../bin/pss.js', import.meta.url));
 // Gatehouse $PGHP times span 09:19:09 to 09:19:30 (21 s) in this DMA log.
@@ -47,7 +48,7 @@ describe('pss replay', () => {
     expect(run.stdout).toContain('every record acknowledged by Kafka');
     const positions = await readTopic(`${prefix}ais.positions`, expectedPositions);
     expect(positions).toHaveLength(expectedPositions);
-    expect(new Set(positions.map((r) => JSON.parse(r.value.toString()).source))).toEqual(new Set(['replay:real-nmea-dma-gatehouse-2013-03-18.txt']));
+    expect(new Set(positions.map((r) => (valueOf(r) as { source: string }).source))).toEqual(new Set(['replay:real-nmea-dma-gatehouse-2013-03-18.txt']));
   }, 60_000);
 
   it('keeps the recorded timing at --speed N: 21 s of $PGHP time take about 21/N seconds', async () => {

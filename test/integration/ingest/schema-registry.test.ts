@@ -1,72 +1,92 @@
-// The optional schema-registry mode against a real Confluent-compatible registry (Apicurio Registry,
-// started by infra/schema-registry.sh, or the one PSS_TEST_SCHEMA_REGISTRY_URL names): schemas are
-// registered per topic, values are written in the Confluent wire format, and the registry's own client
-// decodes and validates them.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// The optional schema-registry mode against a real Confluent-compatible registry (test/support/
+// schema-registry.ts): schemas are registered per topic, values are written in the Confluent wire format,
+// the registry's own client decodes and validates them, and the codec reads schema versions registered
+// after it started while refusing ids of other subjects.
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromWireFormat } from '../../../ingest/encoding.ts';
 import { sentenceItems } from '../../../ingest/items/ais-items.ts';
-import { schemaRegistryAjv } from '../../../ingest/validation.ts';
+import { frame } from '../../../platform/codec/wire-format.ts';
+import { vesselPositionSchema } from '../../../schemas/ais.ts';
 import { ingestHarness, readTopic, type IngestHarness } from '../../support/ingest.ts';
+import { testRegistry, type TestRegistry } from '../../support/schema-registry.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../../infra/schema-registry.sh', import.meta.url));
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const BAD_CHECKSUM = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05';
 
-/** The registry to test against, and whether this test started it (and so stops it again). */
-function registry(): { url: string; startedHere: boolean } {
-  const given = process.env.PSS_TEST_SCHEMA_REGISTRY_URL;
-  if (given) return { url: given, startedHere: false };
-  const running = spawnSync('bash', [SCRIPT, 'status'], { stdio: 'ignore' }).status === 0;
-  const url = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
-  return { url, startedHere: !running };
+// ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const formats = addFormatsPlugin as unknown as FormatsPlugin & { default?: FormatsPlugin };
+
+/** The registry's own client, as another team's consumer would use it. Its default ajv knows no 2020-12 keywords. */
+function registryClient(url: string): SchemaRegistry {
+  const ajv = new Ajv2020({ strict: false });
+  (formats.default ?? formats)(ajv);
+  return new SchemaRegistry({ host: url }, { [SchemaType.JSON]: { ajvInstance: ajv as never } });
+}
+
+async function register(url: string, subject: string, schema: object): Promise<number> {
+  const res = await fetch(`${url}/subjects/${subject}/versions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+    body: JSON.stringify({ schemaType: 'JSON', schema: JSON.stringify(schema) }),
+  });
+  return ((await res.json()) as { id: number }).id;
 }
 
 describe('schema registry mode', () => {
-  let url: string;
-  let startedHere = false;
+  let registry: TestRegistry;
   let harness: IngestHarness;
 
   beforeAll(async () => {
-    ({ url, startedHere } = registry());
-    harness = await ingestHarness({ PSS_SCHEMA_REGISTRY_URL: url });
+    registry = testRegistry();
+    harness = await ingestHarness({ PSS_SCHEMA_REGISTRY_URL: registry.url });
   }, 600_000);
   afterAll(async () => {
     await harness?.close();
-    // A JVM left behind would compete with whatever runs next on a two-core machine (benchmarks).
-    if (startedHere) execFileSync('bash', [SCRIPT, 'stop'], { stdio: 'inherit' });
+    registry?.release();
   });
 
-  it('registers the JSON Schema of every written topic under <topic>-value and writes the wire format', async () => {
+  it('registers the JSON Schema of every JSON topic under <topic>-value and writes the wire format', async () => {
     const rt = harness.runtime;
     const { records } = sentenceItems([POSITION, BAD_CHECKSUM], { source: 'registry-test', records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: Date.now });
     await rt.queue.add(records);
 
-    const subjects = (await (await fetch(`${url}/subjects`)).json()) as string[];
-    for (const topic of ['ais.positions', 'ais.static', 'ais.stations', 'gate.readings', 'ingest.deadletter']) {
+    const subjects = (await (await fetch(`${registry.url}/subjects`)).json()) as string[];
+    for (const topic of ['ais.positions', 'ais.static', 'ais.stations', 'gate.readings', 'security.events', 'ingest.deadletter']) {
       expect(subjects).toContain(`${harness.config.topicPrefix}${topic}-value`);
     }
+    for (const raw of ['ais.raw', 'gate.readings.raw']) expect(subjects).not.toContain(`${harness.config.topicPrefix}${raw}-value`);
 
-    const registry = new SchemaRegistry({ host: url }, { [SchemaType.JSON]: { ajvInstance: schemaRegistryAjv() as never } });
+    const client = registryClient(registry.url);
     const [position] = await readTopic(harness.topics.aisPositions, 1);
     const [letter] = await readTopic(harness.topics.deadLetter, 1);
-    const positionValue = (position as { value: Buffer }).value;
+    const positionValue = position!.value;
     expect(positionValue[0]).toBe(0);
-    const { schemaId, value } = fromWireFormat(positionValue);
-    expect(schemaId).toBe(await registry.getLatestSchemaId(`${harness.topics.aisPositions}-value`));
+    expect(positionValue.readUInt32BE(1)).toBe(await client.getLatestSchemaId(`${harness.topics.aisPositions}-value`));
     // The registry client fetches the schema by id, validates the payload against it and decodes it.
-    expect(await registry.decode(positionValue)).toEqual(value);
-    expect(value).toMatchObject({ kind: 'position', raw: [POSITION], source: 'registry-test' });
-    expect(await registry.decode((letter as { value: Buffer }).value)).toMatchObject({ feed: 'ais', reason: 'bad_checksum' });
+    const decoded = await rt.codec.decode('aisPositions', [position!]);
+    expect(decoded.failures).toEqual([]);
+    expect(await client.decode(positionValue)).toEqual(decoded.values[0]!.value);
+    expect(decoded.values[0]!.value).toMatchObject({ kind: 'position', raw: [POSITION], source: 'registry-test' });
+    expect(await client.decode(letter!.value)).toMatchObject({ feed: 'ais', reason: 'bad_checksum' });
   });
 
-  it('registers again idempotently: a second runtime gets the same schema ids', async () => {
-    const again = await ingestHarness({ PSS_SCHEMA_REGISTRY_URL: url, PSS_TOPIC_PREFIX: harness.config.topicPrefix });
-    const encoded = again.runtime.encoder.encode('aisPositions', { a: 1 }) as Buffer;
-    const first = harness.runtime.encoder.encode('aisPositions', { a: 1 }) as Buffer;
-    expect(fromWireFormat(encoded).schemaId).toBe(fromWireFormat(first).schemaId);
+  it('registers again idempotently: a second instance gets the same schema ids', async () => {
+    const again = await ingestHarness({ PSS_SCHEMA_REGISTRY_URL: registry.url, PSS_TOPIC_PREFIX: harness.config.topicPrefix });
+    const id = (codec: typeof again.runtime.codec) => (codec.encode('securityEvents', {} as never) as Buffer).readUInt32BE(1);
+    expect(id(again.runtime.codec)).toBe(id(harness.runtime.codec));
     await again.producer.close();
+  });
+
+  it('reads a schema version registered after it started, and refuses an id of another subject', async () => {
+    const evolved = { ...vesselPositionSchema, title: `${vesselPositionSchema.title} (evolved)` };
+    const newer = await register(registry.url, `${harness.topics.aisPositions}-value`, evolved);
+    const foreign = await register(registry.url, `${harness.topics.aisStatic}-value`, { ...evolved, title: 'registered for another topic' });
+    const json = '{"kind":"position","mmsi":219000001}';
+    const { values, failures } = await harness.runtime.codec.decode('aisPositions', [{ value: frame(newer, json) }, { value: frame(foreign, json) }]);
+    expect(values.map((v) => v.value)).toEqual([{ kind: 'position', mmsi: 219000001 }]);
+    expect(failures.map((f) => [f.error.code, f.error.message])).toEqual([['unknown_schema_id', `schema id ${foreign} is not registered for ais.positions`]]);
   });
 });

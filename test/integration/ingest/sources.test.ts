@@ -8,7 +8,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AisRecords } from '../../../ingest/ais-records.ts';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
-import { jsonEncoder } from '../../../ingest/encoding.ts';
 import { ingestMetrics } from '../../../ingest/metrics.ts';
 import { ProducerQueue } from '../../../ingest/producer-queue.ts';
 import { TcpSource } from '../../../ingest/sources/tcp.ts';
@@ -19,6 +18,7 @@ import { nonVesselReportSchema, vesselPositionSchema, vesselStaticSchema } from 
 import { deadLetterSchema } from '../../../schemas/dead-letter.ts';
 import { allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../support/ingest.ts';
 import { testLog } from '../../support/stack.ts';
+import { jsonCodec, valueOf } from '../../support/codec.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 let harness: IngestHarness;
@@ -54,7 +54,7 @@ function pipeline({ delayMs = 0, stall }: Faults = {}, maxQueuedRecords = 1_000,
     delivered.push(...records);
   };
   const queue = new ProducerQueue({ send, maxBatchRecords, lingerMs: 2, maxInFlight: 1, maxQueuedRecords, log: testLog });
-  const channel = new AisChannel({ source: 'stress', kind: 'tcp', queue, records: new AisRecords(topics(), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 200 });
+  const channel = new AisChannel({ source: 'stress', kind: 'tcp', queue, records: new AisRecords(topics(), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 200 });
   stops.push(async () => {
     // Whatever a test left queued reaches the broker before the next test (or harness.close) begins;
     // a test that failed with its producer stalled must not hang the hook.
@@ -136,7 +136,7 @@ describe('garbage input', () => {
     await queue.flush();
     expect(delivered.length).toBeGreaterThan(1_000);
     for (const record of delivered) {
-      const value = JSON.parse(String(record.value));
+      const value = valueOf(record);
       if (record.topic === topics().deadLetter) expect(validLetter(value), JSON.stringify(value)).toBe(true);
       else expect(validators.some((v) => v(value)), JSON.stringify(value)).toBe(true);
     }

@@ -10,6 +10,7 @@ import type { InRecord } from '../../../platform/kafka.ts';
 import type { AisDecodeResult } from '../../../schemas/ais.ts';
 import { AIS_FIXTURES, aisFixtureLogs, allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../support/ingest.ts';
 import { testLog } from '../../support/stack.ts';
+import { valueOf as decoded } from '../../support/codec.ts';
 
 const SOURCE = 'tcp-replay-test';
 const FRAGMENT_TIMEOUT_MS = 1_000;
@@ -35,7 +36,7 @@ function directDecode(text: string): AisDecodeResult[] {
   return [...results, ...decoder.expire()];
 }
 
-const valueOf = (r: InRecord) => JSON.parse(r.value.toString()) as Record<string, unknown>;
+const valueOf = (r: InRecord) => decoded(r) as Record<string, unknown>;
 
 describe('AIS over TCP into Kafka, on the real sample', () => {
   let harness: IngestHarness;

@@ -24,22 +24,22 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
 
   it('round-trips keyed records through a consumer group and commits offsets', async () => {
     await withAdmin((admin) => admin.ensureTopics([{ name: topic, key: 'k', partitions: 3, config: {}, description: '' }]));
-    const sent = Array.from({ length: 300 }, (_, i) => ({ topic, key: `vessel-${i % 7}`, value: JSON.stringify({ i }), headers: { source: 'test' } }));
+    const sent = Array.from({ length: 300 }, (_, i) => ({ topic, key: `vessel-${i % 7}`, value: String(i), headers: { source: 'test' } }));
     await producer.send(sent);
 
     const group = unique('group');
     const first = await readGroup(group, topic, 300);
     expect(first).toHaveLength(300);
-    expect(new Set(first.map((r) => JSON.parse(r.value.toString()).i)).size).toBe(300);
+    expect(new Set(first.map((r) => r.value.toString())).size).toBe(300);
     expect(first.every((r) => r.headers.source === 'test')).toBe(true);
     // One key always lands on one partition, which is what per-vessel ordering relies on.
     const partitionsOfKey = new Set(first.filter((r) => r.key === 'vessel-3').map((r) => r.partition));
     expect(partitionsOfKey.size).toBe(1);
 
     // The same group resumes after the committed offsets: it sees only the record produced since.
-    await producer.send([{ topic, key: 'vessel-1', value: JSON.stringify({ i: 300 }) }]);
+    await producer.send([{ topic, key: 'vessel-1', value: '300' }]);
     const second = await readGroup(group, topic, 1);
-    expect(second.map((r) => JSON.parse(r.value.toString()).i)).toEqual([300]);
+    expect(second.map((r) => r.value.toString())).toEqual(['300']);
   });
 
   it('splits a send larger than the broker\'s message limit into requests it accepts', async () => {

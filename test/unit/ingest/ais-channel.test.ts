@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
 import { AisRecords } from '../../../ingest/ais-records.ts';
-import { jsonEncoder } from '../../../ingest/encoding.ts';
 import { ProducerQueue } from '../../../ingest/producer-queue.ts';
 import type { OutRecord } from '../../../platform/kafka.ts';
 import { createLogger } from '../../../platform/log.ts';
 import { topicNames } from '../../../platform/topics.ts';
+import { jsonCodec, valueOf } from '../../support/codec.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
@@ -13,7 +13,7 @@ const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc
 function channel() {
   const sent: OutRecord[] = [];
   const queue = new ProducerQueue({ send: async (r) => void sent.push(...r), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log: createLogger('silent') });
-  const ch = new AisChannel({ source: 'unit', kind: 'tcp', queue, records: new AisRecords(topicNames(''), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => 0 });
+  const ch = new AisChannel({ source: 'unit', kind: 'tcp', queue, records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => 0 });
   return { ch, queue, sent };
 }
 
@@ -53,6 +53,6 @@ describe('the AIS channel', () => {
     await new Promise((r) => ch.once('finish', r));
     await queue.flush();
     expect(sent).toHaveLength(1);
-    expect(JSON.parse(String(sent[0]?.value))).toMatchObject({ reason: 'orphan_fragment' });
+    expect(valueOf(sent[0]!)).toMatchObject({ reason: 'orphan_fragment' });
   });
 });

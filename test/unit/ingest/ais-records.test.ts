@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AisRecords, AisTally } from '../../../ingest/ais-records.ts';
 import { createAisDecoder } from '../../../ingest/ais/index.ts';
-import { jsonEncoder } from '../../../ingest/encoding.ts';
 import type { OutRecord } from '../../../platform/kafka.ts';
 import { topicNames } from '../../../platform/topics.ts';
 import type { AisReport } from '../../../schemas/ais.ts';
+import { jsonCodec, valueOf } from '../../support/codec.ts';
 
 const NOW = Date.UTC(2024, 0, 1);
-const records = new AisRecords(topicNames('p.'), jsonEncoder);
+const records = new AisRecords(topicNames('p.'), jsonCodec);
 const decode = (...lines: string[]) => {
   const decoder = createAisDecoder({ source: 'unit', now: () => NOW });
   return lines.flatMap((l) => decoder.push(l));
@@ -22,8 +22,8 @@ describe('decoder results to Kafka records', () => {
     const tally = new AisTally();
     records.appendRecords(decode(POSITION, BASE_STATION, ...STATIC), out, tally);
     expect(out.map((r) => [r.topic, r.key])).toEqual([
-      ['p.ais.positions', String(JSON.parse(String(out[0]?.value)).mmsi)],
-      ['p.ais.stations', String(JSON.parse(String(out[1]?.value)).mmsi)],
+      ['p.ais.positions', String((valueOf(out[0]!) as AisReport).mmsi)],
+      ['p.ais.stations', String((valueOf(out[1]!) as AisReport).mmsi)],
       ['p.ais.static', '371255000'],
     ]);
     expect(tally.reports).toBe(3);
@@ -33,7 +33,7 @@ describe('decoder results to Kafka records', () => {
     const [result] = decode(POSITION);
     const out: OutRecord[] = [];
     records.appendRecords([result as AisReport], out, new AisTally());
-    expect(JSON.parse(String(out[0]?.value))).toEqual(result);
+    expect(valueOf(out[0]!)).toEqual(result);
     expect(result).toMatchObject({ source: 'unit', received_at: new Date(NOW).toISOString() });
   });
 
@@ -43,7 +43,7 @@ describe('decoder results to Kafka records', () => {
     records.appendRecords(decode('!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05'), out, tally);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ topic: 'p.ingest.deadletter', key: 'unit' });
-    expect(JSON.parse(String(out[0]?.value))).toMatchObject({ feed: 'ais', reason: 'bad_checksum', source: 'unit', raw: ['!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05'], at: new Date(NOW).toISOString() });
+    expect(valueOf(out[0]!)).toMatchObject({ feed: 'ais', reason: 'bad_checksum', source: 'unit', raw: ['!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05'], at: new Date(NOW).toISOString() });
     expect(tally.rejects.get('bad_checksum')).toBe(1);
   });
 

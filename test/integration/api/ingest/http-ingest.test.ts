@@ -8,6 +8,7 @@ import { readTopic } from '../../../support/ingest.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
 import { unique, withAdmin } from '../../../support/stack.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
+import { valueOf } from '../../../support/codec.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
@@ -18,7 +19,7 @@ describe('HTTP ingest', () => {
   let svc: TestService;
   let sensor: { id: string; key: string };
   const url = (path: string) => `${svc.url}/v1${path}`;
-  const value = (r: InRecord) => JSON.parse(r.value.toString()) as Record<string, unknown>;
+  const value = (r: InRecord) => valueOf(r) as Record<string, unknown>;
 
   beforeAll(async () => {
     svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '10000', PSS_INGEST_HTTP_MAX_ITEMS: '50' }, [authFeature, ingestFeature]);

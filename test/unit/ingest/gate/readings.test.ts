@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { jsonEncoder } from '../../../../ingest/encoding.ts';
 import { processGateItem } from '../../../../ingest/gate/readings.ts';
 import { compileSchema } from '../../../../ingest/validation.ts';
 import { topicNames } from '../../../../platform/topics.ts';
-import { deadLetterSchema } from '../../../../schemas/dead-letter.ts';
+import { deadLetterSchema, type DeadLetter } from '../../../../schemas/dead-letter.ts';
 import { gateReadingRecordSchema } from '../../../../schemas/gate-reading.ts';
 import { reading } from '../../../support/gate-readings.ts';
+import { jsonCodec, valueOf } from '../../../support/codec.ts';
 
 const NOW = Date.UTC(2025, 2, 1, 8, 30);
-const ctx = { topics: topicNames(''), encoder: jsonEncoder, source: 'http:key_1', now: () => NOW };
+const ctx = { topics: topicNames(''), codec: jsonCodec, source: 'http:key_1', now: () => NOW };
 const validRecord = compileSchema(gateReadingRecordSchema);
 const validLetter = compileSchema(deadLetterSchema);
 
@@ -19,7 +19,7 @@ describe('gate readings', () => {
     if (!outcome.accepted) return;
     expect(outcome.record.topic).toBe('gate.readings');
     expect(outcome.record.key).toBe('gate-north');
-    const value = JSON.parse(String(outcome.record.value));
+    const value = valueOf(outcome.record);
     expect(value).toMatchObject({ reading_id: 'rd-0001', source: 'http:key_1', received_at: new Date(NOW).toISOString(), findings: [] });
     expect(validRecord(value)).toBe(true);
   });
@@ -53,10 +53,10 @@ describe('gate readings', () => {
     expect(outcome.detail).toContain('/vehicle/plate_confidence must be <= 1');
     expect(outcome.detail).toContain('/colour is not an allowed field');
     expect(outcome.record).toMatchObject({ topic: 'ingest.deadletter', key: 'http:key_1' });
-    const letter = JSON.parse(String(outcome.record.value));
+    const letter = valueOf(outcome.record) as DeadLetter;
     expect(validLetter(letter)).toBe(true);
     expect(letter).toMatchObject({ feed: 'gate', reason: 'reading_invalid', source: 'http:key_1' });
-    expect(JSON.parse(letter.raw[0])).toMatchObject({ colour: 'red' });
+    expect(JSON.parse(letter.raw[0]!)).toMatchObject({ colour: 'red' });
   });
 
   it('dead-letters raw-topic text that is not JSON as invalid_json, raw text kept', () => {
@@ -64,7 +64,7 @@ describe('gate readings', () => {
     expect(outcome.accepted).toBe(false);
     if (outcome.accepted) return;
     expect(outcome.reason).toBe('invalid_json');
-    expect(JSON.parse(String(outcome.record.value)).raw).toEqual(['{"gate": "g1", ']);
+    expect((valueOf(outcome.record) as DeadLetter).raw).toEqual(['{"gate": "g1", ']);
   });
 
   it('checks the image types, URLs and confidences of the spec', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { AisRecords } from '../../../../ingest/ais-records.ts';
-import { jsonEncoder } from '../../../../ingest/encoding.ts';
 import { MAX_REPORTED_AHEAD_MS } from '../../../../schemas/ais.ts';
 import { reportItems, sentenceItems } from '../../../../ingest/items/ais-items.ts';
 import { compileSchema } from '../../../../ingest/validation.ts';
 import { deadLetterSchema } from '../../../../schemas/dead-letter.ts';
 import { tagBlock } from '../ais/nmea-builder.ts';
 import { topicNames } from '../../../../platform/topics.ts';
+import { jsonCodec, valueOf } from '../../../support/codec.ts';
 
 const NOW = Date.UTC(2024, 0, 1);
-const ctx = { source: 'http:key_1', records: new AisRecords(topicNames(''), jsonEncoder), strictTagBlocks: true, fragmentTimeoutMs: 10_000, now: () => NOW };
+const ctx = { source: 'http:key_1', records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 10_000, now: () => NOW };
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const validLetter = compileSchema(deadLetterSchema);
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
@@ -62,7 +62,7 @@ describe('HTTP AIS decoded reports', () => {
   it('accepts a report, setting source and receive time and inferring kind', () => {
     const { answer, records } = reportItems([report], ctx);
     expect(answer.accepted).toEqual([{ index: 0, mmsi: 219005931, msg_type: 1 }]);
-    expect(JSON.parse(String(records[0]?.value))).toMatchObject({ kind: 'position', source: 'http:key_1', received_at: new Date(NOW).toISOString(), raw: [JSON.stringify(report)] });
+    expect(valueOf(records[0]!)).toMatchObject({ kind: 'position', source: 'http:key_1', received_at: new Date(NOW).toISOString(), raw: [JSON.stringify(report)] });
     expect(records[0]).toMatchObject({ topic: 'ais.positions', key: '219005931' });
   });
 
@@ -87,7 +87,7 @@ describe('HTTP AIS decoded reports', () => {
       { index: 0, reason: 'future_timestamp', detail: expect.stringContaining('reported_at 2099-01-01T00:00:00Z') },
       { index: 1, reason: 'future_timestamp', detail: expect.stringContaining('301 s after received_at') },
     ]);
-    const letters = records.filter((r) => r.topic === 'ingest.deadletter').map((r) => JSON.parse(String(r.value)) as Record<string, unknown>);
+    const letters = records.filter((r) => r.topic === 'ingest.deadletter').map((r) => valueOf(r));
     expect(letters).toEqual([
       { feed: 'ais', raw: [JSON.stringify(items[0])], source: 'http:key_1', reason: 'future_timestamp', detail: expect.any(String), at: new Date(NOW).toISOString() },
       { feed: 'ais', raw: [JSON.stringify(items[1])], source: 'http:key_1', station: 'rx-1', reason: 'future_timestamp', detail: expect.any(String), at: new Date(NOW).toISOString() },

@@ -1,0 +1,122 @@
+// The one codec of topic values: every producer encodes and every consumer decodes through the codec on
+// its ServiceContext, built once per instance by createCodec. What a topic's values are is declared with
+// the topic (platform/topics.ts). JSON topics are plain JSON text, or with PSS_SCHEMA_REGISTRY_URL set, the
+// Confluent wire format (wire-format.ts) carrying an id the registry holds for the topic's subject.
+import { counter } from '../metrics.ts';
+import { TOPICS, type TopicId, type TopicValue, type ValueFormat } from '../topics.ts';
+import { SchemaRegistryClient } from './schema-registry.ts';
+import { TopicSchemas } from './topic-schemas.ts';
+import { bodyOf, frame, isFramed, schemaIdOf } from './wire-format.ts';
+
+type CodecErrorCode = 'wrong_magic_byte' | 'truncated' | 'unknown_schema_id' | 'unexpected_wire_format' | 'not_json';
+
+/** A value that cannot be read. A retry cannot help: the consumer counts it, logs it and skips the record. */
+class CodecError extends Error {
+  readonly retryable = false;
+  constructor(
+    readonly code: CodecErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'CodecError';
+  }
+}
+
+/** A batch, decoded: each record with its value, or with the reason it could not be read. */
+interface Decoded<R, V> {
+  values: { record: R; value: V }[];
+  failures: { record: R; error: CodecError }[];
+}
+
+const unreadable = counter('pss_topic_values_unreadable_total', 'Record values the codec could not read (skipped by their consumer)', ['topic', 'reason']);
+
+/** Bytes JSON text may start with besides printable characters (RFC 8259 whitespace). */
+const JSON_WHITESPACE = new Set([0x09, 0x0a, 0x0d]);
+
+export class TopicCodec {
+  /** Without `schemas` values are plain JSON; with them, the wire format (createCodec builds them). */
+  constructor(private readonly schemas?: TopicSchemas) {}
+
+  encode<T extends TopicId>(topic: T, value: TopicValue<T>): string | Buffer {
+    const format: ValueFormat = TOPICS[topic].value;
+    if ('text' in format) return Buffer.from(value as string, format.text);
+    const json = JSON.stringify(value);
+    return this.schemas === undefined ? json : frame(this.schemas.writeId(topic), json);
+  }
+
+  /**
+   * Decodes a batch of one topic's records. Values are trusted as their producer validated them (ingest);
+   * only the framing and, in the wire format, the schema id are checked. Ids not seen before are looked up
+   * in the registry once per batch; a registry that cannot be reached rejects the whole batch (retryable).
+   * In registry mode plain JSON is read too: compacted topics keep what was written before the switch.
+   */
+  async decode<T extends TopicId, R extends { value: string | Buffer }>(topic: T, records: readonly R[]): Promise<Decoded<R, TopicValue<T>>> {
+    const format: ValueFormat = TOPICS[topic].value;
+    if (this.schemas !== undefined && 'schema' in format) await this.schemas.learn(topic, this.#unknownIds(topic, records));
+    const decoded: Decoded<R, TopicValue<T>> = { values: [], failures: [] };
+    for (const record of records) {
+      try {
+        decoded.values.push({ record, value: this.decodeValue(topic, record.value) });
+      } catch (err) {
+        if (!(err instanceof CodecError)) throw err;
+        unreadable.inc({ topic: TOPICS[topic].name, reason: err.code });
+        decoded.failures.push({ record, error: err });
+      }
+    }
+    return decoded;
+  }
+
+  /**
+   * One value, checked against the schema ids known so far; throws a CodecError. Consumers use decode(),
+   * which first looks up the ids it has not seen.
+   */
+  decodeValue<T extends TopicId>(topic: T, value: string | Buffer): TopicValue<T> {
+    const format: ValueFormat = TOPICS[topic].value;
+    if ('text' in format) return (typeof value === 'string' ? value : value.toString(format.text)) as TopicValue<T>;
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+    if (isFramed(bytes)) return parseJson(this.#unframe(topic, bytes)) as TopicValue<T>;
+    const first = bytes[0];
+    if (first !== undefined && first < 0x20 && !JSON_WHITESPACE.has(first)) {
+      throw new CodecError('wrong_magic_byte', `first byte 0x${first.toString(16).padStart(2, '0')} is neither the wire format's magic byte 0 nor the start of JSON text`);
+    }
+    return parseJson(bytes.toString('utf8')) as TopicValue<T>;
+  }
+
+  #unframe(topic: TopicId, bytes: Buffer): string {
+    if (this.schemas === undefined) {
+      throw new CodecError('unexpected_wire_format', 'the value is in the Confluent wire format, but no schema registry is configured (PSS_SCHEMA_REGISTRY_URL)');
+    }
+    const id = schemaIdOf(bytes);
+    if (id === undefined) throw new CodecError('truncated', `${bytes.length} bytes, shorter than the wire format's 5-byte header`);
+    if (!this.schemas.isKnown(topic, id)) throw new CodecError('unknown_schema_id', `schema id ${id} is not registered for ${TOPICS[topic].name}`);
+    return bodyOf(bytes);
+  }
+
+  #unknownIds(topic: TopicId, records: readonly { value: string | Buffer }[]): Set<number> {
+    const ids = new Set<number>();
+    for (const { value } of records) {
+      if (typeof value === 'string' || !isFramed(value)) continue;
+      const id = schemaIdOf(value);
+      if (id !== undefined && !this.schemas?.isKnown(topic, id)) ids.add(id);
+    }
+    return ids;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CodecError('not_json', `not JSON text: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The codec of one service instance: plain JSON, or with a registry URL the wire format, after registering
+ * every JSON topic's schema (idempotent, so every instance and restart does it).
+ */
+export async function createCodec(registryUrl: string, topics: Record<TopicId, string>): Promise<TopicCodec> {
+  if (registryUrl === '') return new TopicCodec();
+  return new TopicCodec(await TopicSchemas.register(new SchemaRegistryClient(registryUrl), topics));
+}
