@@ -19,7 +19,7 @@
  *     }),
  *   ];
  *
- *   // the feature's entry in cli/features.ts
+ *   // the feature's entry in app/features.ts
  *   { name: 'zones', routes: zoneRoutes, ... }
  *
  * `body`, `query` and `params` in the handler are typed from the schemas (json-schema-to-ts), already
