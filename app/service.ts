@@ -32,7 +32,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     }
   });
 
-  const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
+  const pool = createPool(config.databaseUrl, config.databasePoolSize, log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
   const producer = new KafkaProducer(kafka);
   const context: ServiceContext = { config, log, pool, kafka, topics: topicNames(config.topicPrefix), producer };
   const running: RunningRole[] = [];

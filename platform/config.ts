@@ -124,6 +124,18 @@ export const SETTINGS = {
     default: '10',
     parse: int(1, 200),
   },
+  databaseConnectTimeoutMs: {
+    env: 'PSS_DATABASE_CONNECT_TIMEOUT_MS',
+    description: 'How long opening a PostgreSQL connection, or waiting for a free one of the pool, may take before the query fails.',
+    default: '5000',
+    parse: int(100, 600_000),
+  },
+  databaseStatementTimeoutMs: {
+    env: 'PSS_DATABASE_STATEMENT_TIMEOUT_MS',
+    description: 'PostgreSQL statement_timeout: the server cancels a statement running longer. A connection that does not answer at all is dropped 1 s later, a transaction left idle is ended after twice this, and /readyz reports postgres failing for two such periods after a timeout.',
+    default: '30000',
+    parse: int(100, 3_600_000),
+  },
   httpHost: {
     env: 'PSS_HTTP_HOST',
     description: 'Address the HTTP/WebSocket server binds to.',
