@@ -37,7 +37,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
   const topics = topicNames(config.topicPrefix);
   const codec = await untilReady('schema registry', log, () => createCodec(config.schemaRegistryUrl, topics));
 
-  const pool = createPool(config.databaseUrl, config.databasePoolSize, log);
+  const pool = createPool(config.databaseUrl, config.databasePoolSize, log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
   const producer = new KafkaProducer(kafka);
   // The roles that store events (the processors' findings, the API's intake) publish them through this
   // instance's relay; an ingest-only instance stores none, and runs none.

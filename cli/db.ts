@@ -9,7 +9,7 @@ export async function withDatabase<T>(fn: (pool: Pool, config: Config) => Promis
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   await migrate(config.databaseUrl, log);
-  const pool = createPool(config.databaseUrl, 2, log);
+  const pool = createPool(config.databaseUrl, 2, log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
   try {
     return await fn(pool, config);
   } finally {

@@ -124,6 +124,18 @@ export const SETTINGS = {
     default: '10',
     parse: int(1, 200),
   },
+  databaseConnectTimeoutMs: {
+    env: 'PSS_DATABASE_CONNECT_TIMEOUT_MS',
+    description: 'How long opening a PostgreSQL connection, or waiting for a free one of the pool, may take before the query fails.',
+    default: '5000',
+    parse: int(100, 600_000),
+  },
+  databaseStatementTimeoutMs: {
+    env: 'PSS_DATABASE_STATEMENT_TIMEOUT_MS',
+    description: 'PostgreSQL statement_timeout: the server cancels a statement running longer. A connection that does not answer at all is dropped 1 s later, a transaction left idle is ended after twice this, and /readyz reports postgres failing for two such periods after a timeout.',
+    default: '30000',
+    parse: int(100, 3_600_000),
+  },
   httpHost: {
     env: 'PSS_HTTP_HOST',
     description: 'Address the HTTP/WebSocket server binds to.',
@@ -156,7 +168,7 @@ export const SETTINGS = {
   },
   trustedProxy: {
     env: 'PSS_TRUSTED_PROXY',
-    description: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is believed when checking IP allowlists. Empty: only the socket address counts.',
+    description: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is believed when resolving the client address (IP allowlists, per-address limits). Empty: only the socket address counts.',
     default: '',
     parse: (raw: string) => (raw.trim() === '' ? [] : list(raw)),
   },
@@ -174,9 +186,21 @@ export const SETTINGS = {
   },
   loginAttemptsPerMinute: {
     env: 'PSS_LOGIN_ATTEMPTS_PER_MINUTE',
-    description: 'OAuth login form submissions allowed per client address per minute (burst of the same size), per API instance. The token endpoint shares the per-credential limits, keyed by client_id.',
+    description: 'OAuth login form submissions allowed per client address per minute (burst of the same size), per API instance. The token endpoint shares the per-credential limits, keyed by client_id and by client address.',
     default: '10',
     parse: int(1, 10_000),
+  },
+  authFailuresPerMinute: {
+    env: 'PSS_AUTH_FAILURES_PER_MINUTE',
+    description: 'Refused credentials (bad, unknown, revoked or expired API keys and tokens; wrong OAuth client secrets, codes and refresh tokens) allowed per client address per minute, per API instance, after PSS_AUTH_FAILURES_BURST. An address over the limit gets 429 with Retry-After before its credential is looked up, even a good one.',
+    default: '60',
+    parse: int(1, 1_000_000),
+  },
+  authFailuresBurst: {
+    env: 'PSS_AUTH_FAILURES_BURST',
+    description: 'Refused credentials a client address may present at once before PSS_AUTH_FAILURES_PER_MINUTE applies (token bucket size), per API instance.',
+    default: '30',
+    parse: int(1, 1_000_000),
   },
   roles: {
     env: 'PSS_ROLES',

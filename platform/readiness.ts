@@ -1,4 +1,4 @@
-import type { Pool } from './postgres.ts';
+import { recentTimeout, type Pool } from './postgres.ts';
 import { KafkaAdmin, type KafkaOptions } from './kafka.ts';
 import { withDeadline } from './deadline.ts';
 
@@ -28,8 +28,14 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>): Pr
   return { ready: entries.every(([, s]) => s.ok), checks: Object.fromEntries(entries) };
 }
 
+/**
+ * Postgres answers a probe, and no query of the pool timed out lately: a connection that froze under
+ * another part of the service (the processor) is reported though the probe's own connection works.
+ */
 export function postgresCheck(pool: Pool): ReadinessCheck {
   return async () => {
+    const stalled = recentTimeout(pool);
+    if (stalled !== undefined) throw new Error(stalled);
     await pool.query('SELECT 1');
   };
 }

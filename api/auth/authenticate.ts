@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors.ts';
 import { counter } from '../../platform/metrics.ts';
 import { clientAddressResolver, cidrList, contains, parseCidr } from '../http/client-ip.ts';
 import { findApiKey, isExpired } from './api-keys.ts';
+import { failureThrottle } from './failure-throttle.ts';
 import { findByAccessToken } from './oauth-store.ts';
 import type { Principal } from './principal.ts';
 import { PREFIXES, matches } from './secrets.ts';
@@ -14,6 +15,7 @@ import { PREFIXES, matches } from './secrets.ts';
  * token (svc_oauth_). Missing, unknown, revoked and expired credentials are all 401 with the same
  * message, so a caller learns nothing about which keys exist; a valid key used from an address outside
  * its allowlist is 403. Every request reads the credential's row: revocation is effective at once.
+ * An address whose credentials keep being refused gets 429 before the lookup (failure-throttle.ts).
  */
 
 export type Authenticator = (req: Request) => Promise<Principal>;
@@ -35,10 +37,21 @@ export function createAuthenticator(ctx: ServiceContext): Authenticator {
 
 export function createCredentialVerifier(ctx: ServiceContext): CredentialVerifier {
   const clientAddress = clientAddressResolver(ctx.config.trustedProxy);
+  const throttle = failureThrottle(ctx);
   return async (credential, socketAddress, forwardedFor) => {
     if (credential === null || credential === '') return refuse('missing');
-    if (credential.startsWith(PREFIXES.access)) return oauthPrincipal(ctx, credential);
-    return apiKeyPrincipal(ctx, credential, clientAddress(socketAddress, forwardedFor));
+    const address = clientAddress(socketAddress, forwardedFor);
+    const decision = throttle.check(address);
+    if (!decision.allowed) {
+      failures.inc({ reason: 'throttled' });
+      throw new AppError('rate_limited', `Too many refused credentials from this address; retry after ${decision.retryAfterSeconds} s`, { retry_after_seconds: decision.retryAfterSeconds });
+    }
+    try {
+      return await (credential.startsWith(PREFIXES.access) ? oauthPrincipal(ctx, credential) : apiKeyPrincipal(ctx, credential, address));
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'unauthorized' || err.code === 'forbidden')) throttle.failed(address);
+      throw err;
+    }
   };
 }
 

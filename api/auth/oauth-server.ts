@@ -9,6 +9,7 @@ import { clientAddressResolver } from '../http/client-ip.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import { authorizePreflight, redirectWithError, type Preflight } from './authorize-request.ts';
 import { CSRF_COOKIE, FORM_TOKEN_SECONDS, HTML_HEADERS, consentPage, errorPage, formToken, formTokenValid, newNonce } from './consent-page.ts';
+import { failureThrottle } from './failure-throttle.ts';
 import { LIFETIMES, grantableScopes, oauthModel, type Operator } from './oauth-model.ts';
 import { findOperator, sharedSecret } from './oauth-store.ts';
 import { decoyPasswordHash, verifyPassword } from './secrets.ts';
@@ -58,6 +59,7 @@ export function oauthRouter(ctx: ServiceContext): Router {
   const loginLimiter = new RateLimiter({ burst: config.loginAttemptsPerMinute, perSecond: config.loginAttemptsPerMinute / 60 });
   const tokenLimiter = new RateLimiter({ burst: config.rateLimitBurst, perSecond: config.rateLimitPerSecond });
   const clientAddress = clientAddressResolver(config.trustedProxy);
+  const failures = failureThrottle(ctx);
   let formKey: Promise<Buffer> | undefined;
   const key = () => (formKey ??= sharedSecret(pool, 'oauth_form_key', randomBytes(32)).catch((err) => { formKey = undefined; throw err; }));
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
@@ -118,11 +120,18 @@ export function oauthRouter(ctx: ServiceContext): Router {
     const body = (req.body ?? {}) as Record<string, string>;
     const grantType = String(body.grant_type ?? 'missing');
     const grantLabel = (GRANT_TYPES as readonly string[]).includes(grantType) ? grantType : 'other';
-    const limited = tokenLimiter.take(`token:${basicUser(req) ?? body.client_id ?? clientAddress(req.socket.remoteAddress, req.header('x-forwarded-for'))}`);
-    if (!limited.allowed) {
+    const address = clientAddress(req.socket.remoteAddress, req.header('x-forwarded-for'));
+    const throttled = failures.check(address);
+    if (!throttled.allowed) {
+      tokenRequests.inc({ grant_type: grantLabel, outcome: 'throttled' });
+      return tooMany(res, throttled.retryAfterSeconds, 'Too many refused credentials from this address');
+    }
+    // Keyed on the address as well as the client_id, which the caller chooses.
+    const clientId = basicUser(req) ?? body.client_id;
+    const limited = [`token-address:${address}`, ...(clientId ? [`token:${clientId}`] : [])].map((k) => tokenLimiter.take(k)).find((d) => !d.allowed);
+    if (limited && !limited.allowed) {
       tokenRequests.inc({ grant_type: grantLabel, outcome: 'rate_limited' });
-      res.status(429).set({ 'Retry-After': String(limited.retryAfterSeconds), 'Cache-Control': 'no-store' });
-      return res.json({ error: 'temporarily_unavailable', error_description: `Too many token requests; retry after ${limited.retryAfterSeconds} s` });
+      return tooMany(res, limited.retryAfterSeconds, 'Too many token requests');
     }
     if (body.grant_type !== undefined && !(GRANT_TYPES as readonly string[]).includes(grantType)) {
       // The library also knows the password and client_credentials grants; this server offers neither.
@@ -146,6 +155,8 @@ export function oauthRouter(ctx: ServiceContext): Router {
         req.log.error({ err }, 'token request failed');
         response.body = { error: 'server_error', error_description: 'An internal error occurred' };
       } else {
+        // A wrong client secret, code or refresh token: a refused credential.
+        if (e.name === 'invalid_client' || e.name === 'invalid_grant') failures.failed(address);
         req.log.info({ grant_type: grantType, error: e.name, description: e.message }, 'token request refused');
       }
     }
@@ -161,6 +172,12 @@ export function oauthRouter(ctx: ServiceContext): Router {
   router.use(`${base}/token`, tokenBodyError);
   router.use(`${base}/authorize`, authorizeBodyError);
   return router;
+}
+
+/** RFC 6749 5.2 has no 429 error; temporarily_unavailable with Retry-After says when to come back. */
+function tooMany(res: Response, retryAfterSeconds: number, what: string): void {
+  res.status(429).set({ 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
+  res.json({ error: 'temporarily_unavailable', error_description: `${what}; retry after ${retryAfterSeconds} s` });
 }
 
 function answer(res: Response, outcome: Exclude<Preflight, { kind: 'ok' }>): void {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, DependencyError } from '../../platform/errors.ts';
+import { isPostgresTimeout } from '../../platform/postgres.ts';
 
 /** The spec's error body: {"error": {"code", "message", "request_id"}} (+ optional details). */
 export function errorBody(code: string, message: string, requestId: string, details?: unknown) {
@@ -30,7 +31,7 @@ function bodyStillArriving(req: Request): boolean {
   return declaresBody && !req.complete;
 }
 
-/** Network failures and PostgreSQL "shutting down / cannot connect now": a retry may succeed, so 503. */
+/** Network failures, PostgreSQL "shutting down / cannot connect now" and timeouts: a retry may succeed, so 503. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
 
 function toAppError(err: unknown): AppError {
@@ -50,7 +51,7 @@ function toAppError(err: unknown): AppError {
     default:
       break;
   }
-  if (err instanceof DependencyError || UNREACHABLE.has(String((err as { code?: unknown }).code))) {
+  if (err instanceof DependencyError || UNREACHABLE.has(String((err as { code?: unknown }).code)) || isPostgresTimeout(err)) {
     return new AppError('service_unavailable', 'A dependency of the service is unavailable; retry later', undefined, { cause: err });
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {

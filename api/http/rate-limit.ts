@@ -38,7 +38,18 @@ export class RateLimiter {
       return { allowed: true, remaining: Math.floor(bucket.tokens) };
     }
     this.buckets.set(key, bucket);
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond)) };
+    return { allowed: false, retryAfterSeconds: this.retryAfter(bucket) };
+  }
+
+  /** What `take` would decide, without spending a token. */
+  peek(key: string): Decision {
+    const bucket = this.refilled(this.buckets.get(key), this.now());
+    if (bucket.tokens >= 1) return { allowed: true, remaining: Math.floor(bucket.tokens) };
+    return { allowed: false, retryAfterSeconds: this.retryAfter(bucket) };
+  }
+
+  private retryAfter(bucket: Bucket): number {
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
   }
 
   private refilled(bucket: Bucket | undefined, now: number): Bucket {

@@ -1,6 +1,6 @@
 import express, { type Express, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { Logger } from '../../platform/log.ts';
+import { redactUrl, type Logger } from '../../platform/log.ts';
 import type { ReadinessCheck } from '../../platform/readiness.ts';
 import { errorHandler, notFound } from '../../api/http/errors.ts';
 import { healthRoutes } from '../../api/http/health.ts';
@@ -25,7 +25,8 @@ export function createApp(parts: AppParts): Express {
       genReqId: (_req, res) => String((res as express.Response).locals.requestId),
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]') }),
+        // Credentials sent in the URL (a misused `?access_token=`) are replaced; see redactUrl.
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         // Status only: response headers can carry secrets (an OAuth redirect's code, Set-Cookie).
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },

@@ -8,7 +8,7 @@
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
-import { inTransaction } from '../../platform/postgres.ts';
+import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
 import { storeEvents } from '../../events/store.ts';
 import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
@@ -22,6 +22,7 @@ const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions ev
 const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
 const futurePositions = counter('pss_maritime_future_positions_total', 'Positions dated too far after their receipt and ignored');
 const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that the codec could not read');
+const stalledBatches = counter('pss_maritime_batch_timeouts_total', 'Batches that failed because a Postgres query timed out (each is retried)');
 const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
 
 /** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
@@ -79,6 +80,10 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       // The in-memory states may be ahead of what was stored: forget them, so the retry of this batch
       // starts from the durable states and derives the same events again.
       owned = new OwnedVessels();
+      if (isPostgresTimeout(err)) {
+        stalledBatches.inc();
+        log.error({ err, records: records.length }, 'batch stalled: a Postgres query timed out; retrying the batch');
+      }
       throw err;
     }
   });

@@ -27,4 +27,15 @@ describe('RateLimiter', () => {
     now = 3_600_000;
     expect(limiter.take('k')).toEqual({ allowed: true, remaining: 1 });
   });
+
+  it('peeks without spending a token', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ burst: 1, perSecond: 0.25 }, () => now);
+    expect(limiter.peek('k')).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.peek('k')).toEqual({ allowed: true, remaining: 1 });
+    limiter.take('k');
+    expect(limiter.peek('k')).toEqual({ allowed: false, retryAfterSeconds: 4 });
+    now = 4_000;
+    expect(limiter.peek('k').allowed).toBe(true);
+  });
 });
