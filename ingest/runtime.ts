@@ -7,7 +7,8 @@ import type { ServiceContext } from '../platform/context.ts';
 import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
 import { jsonEncoder, type ValueEncoder } from './encoding.ts';
-import { ProducerQueue } from './producer-queue.ts';
+import { refusedRecordLetter } from './dead-letter.ts';
+import { ProducerQueue, type ProducerQueueOptions } from './producer-queue.ts';
 import { registryEncoder } from './schema-registry.ts';
 
 export interface IngestRuntime {
@@ -19,7 +20,7 @@ export interface IngestRuntime {
   now: () => number;
 }
 
-export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>): ProducerQueue {
+export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
   return new ProducerQueue({
     send: (records) => ctx.producer.send(records),
     maxBatchRecords: ctx.config.ingestBatchRecords,
@@ -27,6 +28,7 @@ export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'p
     maxInFlight: ctx.config.ingestMaxInFlight,
     maxQueuedRecords: ctx.config.ingestMaxQueuedRecords,
     log: ctx.log.child({ component: 'ingest-queue' }),
+    ...(replaceRefused ? { replaceRefused } : {}),
   });
 }
 
@@ -34,10 +36,17 @@ export type RuntimeContext = Pick<ServiceContext, 'config' | 'log' | 'producer' 
 
 export async function createIngestRuntime(ctx: RuntimeContext): Promise<IngestRuntime> {
   const encoder = ctx.config.schemaRegistryUrl === '' ? jsonEncoder : await registryEncoder(ctx.config.schemaRegistryUrl, ctx.topics);
-  return { config: ctx.config, topics: ctx.topics, encoder, records: new AisRecords(ctx.topics, encoder), queue: producerQueueFor(ctx), now: Date.now };
+  // A record Kafka refuses for good is replaced by its (bounded) dead letter, never retried forever.
+  const queue = producerQueueFor(ctx, (record, code) => refusedRecordLetter(record, code, ctx.topics, encoder, Date.now()));
+  return { config: ctx.config, topics: ctx.topics, encoder, records: new AisRecords(ctx.topics, encoder), queue, now: Date.now };
 }
 
 const runtimes = new WeakMap<RuntimeContext, Promise<IngestRuntime>>();
+
+/** The runtime of `ctx` if one was started (by the ingest role or an HTTP ingest request), without starting one. */
+export function startedIngestRuntime(ctx: RuntimeContext): Promise<IngestRuntime> | undefined {
+  return runtimes.get(ctx);
+}
 
 export function ingestRuntime(ctx: RuntimeContext): Promise<IngestRuntime> {
   let runtime = runtimes.get(ctx);
