@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Router } from 'express';
 import type { RouteDef } from '../api/http/routes.ts';
 import type { RunningRole, ServiceContext } from '../platform/context.ts';
+import type { ReadinessCheck } from '../platform/readiness.ts';
 
 /**
  * Takes over an HTTP upgrade request (a WebSocket) on its path. Handlers are tried in feature order; the
@@ -20,7 +21,10 @@ export interface UpgradeHandler {
  * - `upgrades`: WebSocket upgrade handlers on the api role's HTTP server;
  * - `ingest`, `processors`, `api`: workers started with that role (an `api` worker runs beside the HTTP
  *   server, e.g. a consumer that feeds connected WebSocket clients). Workers start in the order
- *   processors, ingest, api, and stop in reverse.
+ *   processors, ingest, api, and stop in reverse;
+ * - `readiness`: checks added to /readyz (beside kafka and postgres) on the api role's HTTP server;
+ * - `shutdown`: runs once every worker has stopped, before the shared Kafka producer closes, to deliver
+ *   what the feature still holds for any role (the ingest producer queue), giving up at `deadline`.
  */
 export interface Feature {
   name: string;
@@ -30,4 +34,6 @@ export interface Feature {
   ingest?: (ctx: ServiceContext) => Promise<RunningRole>;
   processors?: (ctx: ServiceContext) => Promise<RunningRole>;
   api?: (ctx: ServiceContext) => Promise<RunningRole>;
+  readiness?: (ctx: ServiceContext) => Record<string, ReadinessCheck>;
+  shutdown?: (ctx: ServiceContext, deadline: number) => Promise<void>;
 }

@@ -4,15 +4,21 @@ import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
-import { startIngest } from '../ingest/role.ts';
+import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import type { Feature } from './feature.ts';
 
 /** Authentication and credentials: /v1/auth/* and the OAuth server at {auth_url}/oauth. */
 export const authFeature: Feature = { name: 'auth', routes: authRoutes, routers: (ctx) => [oauthRouter(ctx)] };
 
-/** Ingest: HTTP ingest routes, and the ingest role's TCP/UDP sources and raw-topic consumers. */
-export const ingestFeature: Feature = { name: 'ingest', routes: ingestRoutes, ingest: startIngest };
+/** Ingest: HTTP ingest routes, and the ingest role's TCP/UDP sources and raw-topic consumers, all through one producer queue. */
+export const ingestFeature: Feature = {
+  name: 'ingest',
+  routes: ingestRoutes,
+  ingest: startIngest,
+  readiness: (ctx) => ({ ingest_producer: ingestProducerCheck(ctx) }),
+  shutdown: closeIngestProducer,
+};
 
 /** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
 export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };

@@ -10,6 +10,7 @@ import type { Config, Role } from '../platform/config.ts';
 import type { RelaySignal, RunningRole, ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import type { Logger } from '../platform/log.ts';
+import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
 import { kafkaCheck, postgresCheck } from '../platform/readiness.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
@@ -19,8 +20,12 @@ export interface RunningService {
   context: ServiceContext;
   /** Base URL of the HTTP server when the api role runs. */
   url?: string;
-  stop(): Promise<void>;
+  /** Stops every role; what is still undelivered at `deadline` (default: the shutdown timeout less a second) is given up and logged. */
+  stop(deadline?: number): Promise<void>;
 }
+
+/** Time left after the deadline, within PSS_SHUTDOWN_TIMEOUT_MS, to close the producer and log before the process exits. */
+const SHUTDOWN_MARGIN_MS = 1_000;
 
 export async function startService(config: Config, roles: Role[], log: Logger, features: Feature[]): Promise<RunningService> {
   const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log };
@@ -62,7 +67,12 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     if (roles.includes('api')) {
       const app = createApp({
         log,
-        readiness: { postgres: postgresCheck(pool), kafka: kafkaCheck(kafka), ...(relay ? { event_relay: () => relay.check() } : {}) },
+        readiness: {
+          postgres: postgresCheck(pool),
+          kafka: kafkaCheck(kafka),
+          ...(relay ? { event_relay: () => relay.check() } : {}),
+          ...Object.assign({}, ...features.map((f) => f.readiness?.(context) ?? {})),
+        },
         routers: [v1Router(context, apiRoutes(features, config)), ...features.flatMap((f) => f.routers?.(context) ?? [])],
       });
       const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []), config.httpBodyTimeoutMs);
@@ -76,7 +86,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
       log.info({ roles }, 'service started (no api role)');
     }
   } catch (err) {
-    await stopAll(running, log);
+    await stopAll(running, log, Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS));
     await producer.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw err;
@@ -85,9 +95,13 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
   return {
     context,
     url,
-    stop: async () => {
-      await stopAll(running, log);
-      await producer.close().catch((err) => log.warn({ err }, 'producer close failed'));
+    stop: async (deadline = Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS)) => {
+      await stopAll(running, log, deadline);
+      for (const feature of features) {
+        await feature.shutdown?.(context, deadline).catch((err: unknown) => log.warn({ err, feature: feature.name }, 'feature did not shut down cleanly'));
+      }
+      // A send to an unreachable broker can outlast the shutdown; what it held was given up (and logged) above.
+      await withDeadline(producer.close(), Math.max(0, deadline + SHUTDOWN_MARGIN_MS / 2 - Date.now())).catch((err) => log.warn({ err }, 'producer close failed'));
       await pool.end().catch((err) => log.warn({ err }, 'pool close failed'));
     },
   };
@@ -96,10 +110,10 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
 const NO_RELAY: RelaySignal = { wake: () => undefined };
 
 /** Stops roles in reverse start order so consumers drain before their producers close. */
-async function stopAll(running: RunningRole[], log: Logger): Promise<void> {
+async function stopAll(running: RunningRole[], log: Logger, deadline: number): Promise<void> {
   for (const role of [...running].reverse()) {
     try {
-      await role.stop();
+      await role.stop(deadline);
     } catch (err) {
       log.warn({ err, role: role.name }, 'role did not stop cleanly');
     }

@@ -20,6 +20,10 @@ export interface AisChannelOptions {
   records: AisRecords;
   strictTagBlocks: boolean;
   fragmentTimeoutMs: number;
+  /** Longest line (decoder default otherwise); the line framing hands on a longer one once and skips its rest. */
+  maxLineLength?: number;
+  /** Characters of fragments held while their messages are incomplete (decoder default otherwise). */
+  maxPendingBytes?: number;
   now?: () => number;
 }
 
@@ -27,9 +31,12 @@ export class AisChannel extends Writable {
   readonly source: string;
   readonly #opts: AisChannelOptions;
   readonly #decoder: AisDecoder;
-  readonly #splitter: LineSplitter = createLineSplitter();
+  readonly #splitter: LineSplitter;
   readonly #tally = new AisTally();
-  readonly #expiry: NodeJS.Timeout;
+  readonly #now: () => number;
+  /** Fires when the oldest incomplete message times out, so it is dead-lettered even when the feed goes quiet. */
+  #expiry: NodeJS.Timeout | undefined;
+  #expiryDueMs = Number.POSITIVE_INFINITY;
   /** Added to the clock at the end of input, so every incomplete message expires at once. */
   #clockOffset = 0;
   #waiting = false;
@@ -39,16 +46,17 @@ export class AisChannel extends Writable {
     this.#opts = opts;
     this.source = opts.source;
     const now = opts.now ?? Date.now;
+    this.#now = () => now() + this.#clockOffset;
     this.#decoder = createAisDecoder({
       source: opts.source,
-      now: () => now() + this.#clockOffset,
+      now: this.#now,
       strictTagBlocks: opts.strictTagBlocks,
       fragmentTimeoutMs: opts.fragmentTimeoutMs,
+      maxLineLength: opts.maxLineLength,
+      maxPendingBytes: opts.maxPendingBytes,
     });
-    // Fragments whose partners never come are dead-lettered even when the feed goes quiet.
-    this.#expiry = setInterval(() => this.#expire(), Math.max(50, opts.fragmentTimeoutMs / 2));
-    this.#expiry.unref();
-    this.once('close', () => clearInterval(this.#expiry));
+    this.#splitter = createLineSplitter(opts.maxLineLength);
+    this.once('close', () => this.#cancelExpiry());
   }
 
   /** True while the channel holds a chunk back because the producer is behind. */
@@ -95,12 +103,12 @@ export class AisChannel extends Writable {
     this.#ingest(this.#splitter.flush());
     this.#clockOffset = this.#opts.fragmentTimeoutMs + 1;
     this.#expire();
-    clearInterval(this.#expiry);
+    this.#cancelExpiry();
     callback();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    clearInterval(this.#expiry);
+    this.#cancelExpiry();
     callback(error);
   }
 
@@ -111,6 +119,7 @@ export class AisChannel extends Writable {
     this.#tally.lines += lines.length;
     this.#tally.publish(this.#opts.kind);
     void this.#opts.queue.add(out);
+    this.#scheduleExpiry();
   }
 
   #expire(): void {
@@ -118,5 +127,30 @@ export class AisChannel extends Writable {
     this.#opts.records.appendRecords(this.#decoder.expire(), out, this.#tally);
     this.#tally.publish(this.#opts.kind);
     void this.#opts.queue.add(out);
+    this.#scheduleExpiry();
+  }
+
+  /**
+   * Arms the timer for the oldest incomplete message. Messages are held oldest first, so a later message
+   * never needs an earlier timer; when the oldest completes, the armed timer fires early, finds nothing
+   * due, and is armed again for the next one.
+   */
+  #scheduleExpiry(): void {
+    const due = this.#decoder.nextExpiryMs;
+    if (due === undefined || due >= this.#expiryDueMs || this.destroyed) return;
+    clearTimeout(this.#expiry);
+    this.#expiryDueMs = due;
+    this.#expiry = setTimeout(() => {
+      this.#expiry = undefined;
+      this.#expiryDueMs = Number.POSITIVE_INFINITY;
+      this.#expire();
+    }, Math.max(0, due - this.#now()));
+    this.#expiry.unref();
+  }
+
+  #cancelExpiry(): void {
+    clearTimeout(this.#expiry);
+    this.#expiry = undefined;
+    this.#expiryDueMs = Number.POSITIVE_INFINITY;
   }
 }

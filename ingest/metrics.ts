@@ -9,6 +9,8 @@ export const ingestMetrics = {
   skipped: counter('pss_ingest_skipped_total', 'Valid input deliberately not published (not AIS, unsupported message type), by reason.', ['reason']),
   dropped: counter('pss_ingest_udp_dropped_total', 'UDP datagrams dropped because the producer was behind, by source.', ['source']),
   sendFailures: counter('pss_ingest_send_failures_total', 'Kafka sends that failed and were retried.'),
+  refused: counter('pss_ingest_refused_total', 'Records Kafka refused for good (e.g. MESSAGE_TOO_LARGE), never retried: replaced by their dead letter (outcome dead_lettered) or dropped, by topic, broker code and outcome.', ['topic', 'code', 'outcome']),
+  undelivered: counter('pss_ingest_undelivered_total', 'Records given up without a Kafka acknowledgement because the shutdown deadline passed (PSS_SHUTDOWN_TIMEOUT_MS), or handed in after that.'),
   queued: gauge('pss_ingest_queued_records', 'Records held by the ingest producer and not yet acknowledged.'),
   paused: gauge('pss_ingest_source_paused', '1 while a source is paused because the producer is behind.', ['source']),
   connected: gauge('pss_ingest_source_connected', '1 while a TCP source is connected.', ['source']),

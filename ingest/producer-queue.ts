@@ -1,9 +1,13 @@
 // The ingest producer: collects records into batches (sent at N records or T ms), keeps a bounded number
 // of batches in flight, retries a failed batch until Kafka acknowledges it, and tells sources to pause
 // while too many records wait. Memory is bounded by `maxQueuedRecords` plus what a paused source has
-// already read; nothing accepted is dropped.
+// already read. Nothing accepted is dropped silently: a record Kafka refuses for good (too large) is
+// replaced by its dead letter, or dropped and counted when that is refused too, instead of being retried
+// forever; a queue that cannot make progress says so (`stalledMs`, /readyz); and at shutdown what Kafka
+// has not acknowledged by the deadline is logged and counted.
 import { EventEmitter, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RecordsRefusedError } from '../platform/errors.ts';
 import type { OutRecord } from '../platform/kafka.ts';
 import type { Logger } from '../platform/log.ts';
 import { ingestMetrics } from './metrics.ts';
@@ -19,6 +23,14 @@ export interface ProducerQueueOptions {
   log: Logger;
   /** Delay before retry number `attempt` (1, 2, ...) of a failed batch. */
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * What to send instead of a record Kafka refused for good (`code`: MESSAGE_TOO_LARGE, ...): its dead
+   * letter. Undefined (or no function): the record is dropped. A replacement that is refused is dropped.
+   * Either way it is logged and counted in pss_ingest_refused_total.
+   */
+  replaceRefused?: (record: OutRecord, code: string) => OutRecord | undefined;
+  /** Clock (ms) for the age of unacknowledged batches; performance.now by default. */
+  now?: () => number;
 }
 
 /** Doubling from 100 ms, capped at 5 s: a broker that comes back is used within seconds. */
@@ -30,19 +42,21 @@ interface Batch {
   records: OutRecord[];
   /** Sealed by the linger timer: send even though it is not full. */
   due: boolean;
+  /** When its first record was queued (queue clock). */
+  since: number;
   promise: Promise<void>;
   resolve: () => void;
   reject: (err: Error) => void;
 }
 
-function newBatch(): Batch {
+function newBatch(since: number): Batch {
   let resolve!: () => void;
   let reject!: (err: Error) => void;
   const promise = new Promise<void>((res, rej) => {
     resolve = res;
     reject = rej;
   });
-  return { records: [], due: false, promise: quiet(promise), resolve, reject };
+  return { records: [], due: false, since, promise: quiet(promise), resolve, reject };
 }
 
 /** Streaming callers do not wait for acknowledgements; only an abort rejects, and that must not crash. */
@@ -51,26 +65,40 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+const ABORTED = 'ingest producer aborted before Kafka acknowledged these records';
+
 export class ProducerQueue extends EventEmitter {
   readonly #opts: Required<ProducerQueueOptions>;
   #open: Batch | undefined;
   readonly #ready: Batch[] = [];
+  /** Every batch not yet acknowledged or given up, oldest first (a Set keeps insertion order). */
+  readonly #unacknowledged = new Set<Batch>();
+  /** Replacements (dead letters) of refused records: never replaced again. */
+  readonly #replacements = new WeakSet<OutRecord>();
   #inFlight = 0;
   #queued = 0;
   #timer: NodeJS.Timeout | undefined;
   #draining = false;
   #aborted = false;
+  #giveUpTimer: NodeJS.Timeout | undefined;
+  #giveUpAtMs = Number.POSITIVE_INFINITY;
 
   constructor(opts: ProducerQueueOptions) {
     super();
     // Every source and every waiting HTTP request listens for 'drain'.
     this.setMaxListeners(0);
-    this.#opts = { retryDelayMs: defaultRetryDelayMs, ...opts };
+    this.#opts = { retryDelayMs: defaultRetryDelayMs, replaceRefused: () => undefined, now: () => performance.now(), ...opts };
   }
 
   /** Records held and not yet acknowledged. */
   get queued(): number {
     return this.#queued;
+  }
+
+  /** How long the oldest unacknowledged batch has waited (ms); 0 when everything is acknowledged. */
+  get stalledMs(): number {
+    const oldest = this.#unacknowledged.values().next();
+    return oldest.done ? 0 : Math.max(0, this.#opts.now() - oldest.value.since);
   }
 
   /** False while the producer is behind: streaming sources pause, HTTP waits (`addWhenRoom`). */
@@ -83,12 +111,15 @@ export class ProducerQueue extends EventEmitter {
    * refused: callers check `writable` (or use `addWhenRoom`) before reading more input.
    */
   add(records: OutRecord[]): Promise<void> {
-    if (this.#aborted) return quiet(Promise.reject(new Error('ingest producer is closed')));
+    if (this.#aborted) {
+      if (records.length > 0) this.#undelivered(records.length, 'records handed in after the ingest producer closed or gave up; not sent');
+      return quiet(Promise.reject(new Error('ingest producer is closed')));
+    }
     if (records.length === 0) return Promise.resolve();
     const touched: Batch[] = [];
     const max = this.#opts.maxBatchRecords;
     for (const record of records) {
-      const batch = (this.#open ??= newBatch());
+      const batch = (this.#open ??= this.#newBatch());
       if (touched[touched.length - 1] !== batch) touched.push(batch);
       batch.records.push(record);
       if (batch.records.length >= max) this.#seal();
@@ -134,13 +165,69 @@ export class ProducerQueue extends EventEmitter {
     }
   }
 
+  /**
+   * Shutdown: from now on, whatever is still unacknowledged at `deadlineMs` (epoch ms) is given up: logged
+   * with its count, counted in pss_ingest_undelivered_total, and its promises reject (so a source waiting
+   * for an acknowledgement stops waiting and does not commit its input). A later call can only bring the
+   * deadline forward.
+   */
+  giveUpAt(deadlineMs: number): void {
+    if (this.#aborted || deadlineMs >= this.#giveUpAtMs) return;
+    clearTimeout(this.#giveUpTimer);
+    this.#giveUpAtMs = deadlineMs;
+    this.#giveUpTimer = setTimeout(() => this.#giveUp(), Math.max(0, deadlineMs - Date.now()));
+    this.#giveUpTimer.unref();
+  }
+
+  /**
+   * Delivers everything queued (including what arrives meanwhile) and resolves once nothing is
+   * unacknowledged, or once the deadline of `giveUpAt` gave up on the rest. Later records are refused
+   * (and counted as undelivered): the queue is closed.
+   */
+  async close(): Promise<void> {
+    while (this.#queued > 0 && !this.#aborted) {
+      const gaveUp = new AbortController();
+      await Promise.race([this.flush().catch(() => undefined), once(this, 'gave-up', { signal: gaveUp.signal }).catch(() => undefined)]);
+      gaveUp.abort();
+    }
+    clearTimeout(this.#giveUpTimer);
+    this.#aborted = true;
+  }
+
   /** Stops retrying: what is not acknowledged yet is given up and its promises reject. For shutdown timeouts and tests. */
   abort(): void {
     this.#aborted = true;
     clearTimeout(this.#timer);
-    const err = new Error('ingest producer aborted before Kafka acknowledged these records');
-    for (const batch of [...this.#ready.splice(0), ...(this.#open ? [this.#open] : [])]) batch.reject(err);
+    clearTimeout(this.#giveUpTimer);
+    // In-flight batches too: a send that never answers must not hold their senders past the deadline.
+    const err = new Error(ABORTED);
+    for (const batch of this.#unacknowledged) batch.reject(err);
+    this.#unacknowledged.clear();
+    this.#ready.splice(0);
     this.#open = undefined;
+  }
+
+  #giveUp(): void {
+    if (this.#aborted) return;
+    if (this.#queued > 0) this.#undelivered(this.#queued, 'shutdown deadline passed before Kafka acknowledged these records; given up (some in flight may still arrive)');
+    this.abort();
+    this.emit('gave-up');
+  }
+
+  #undelivered(n: number, msg: string): void {
+    ingestMetrics.undelivered.inc(n);
+    this.#opts.log.error({ records: n }, msg);
+  }
+
+  #newBatch(): Batch {
+    const batch = newBatch(this.#opts.now());
+    this.#unacknowledged.add(batch);
+    return batch;
+  }
+
+  #reject(batch: Batch, err: Error): void {
+    this.#unacknowledged.delete(batch);
+    batch.reject(err);
   }
 
   #seal(): void {
@@ -172,17 +259,25 @@ export class ProducerQueue extends EventEmitter {
 
   async #deliver(batch: Batch): Promise<void> {
     const started = performance.now();
-    for (let attempt = 1; ; attempt++) {
+    let pending = batch.records;
+    for (let attempt = 1; pending.length > 0; ) {
       try {
-        await this.#opts.send(batch.records);
-        break;
+        await this.#opts.send(pending);
+        this.#countTopics(pending);
+        pending = [];
       } catch (err) {
+        if (err instanceof RecordsRefusedError) {
+          // Everything else was acknowledged; only the refused records' replacements are left to send.
+          pending = this.#afterRefusal(pending, err);
+          continue;
+        }
         ingestMetrics.sendFailures.inc();
         const delay = this.#opts.retryDelayMs(attempt);
-        this.#opts.log.warn({ err, attempt, delay_ms: delay, records: batch.records.length }, 'kafka send failed; retrying the batch');
+        this.#opts.log.warn({ err, attempt, delay_ms: delay, records: pending.length }, 'kafka send failed; retrying the batch');
+        attempt++;
         await sleep(delay);
         if (this.#aborted) {
-          batch.reject(new Error('ingest producer aborted before Kafka acknowledged these records', { cause: err }));
+          this.#reject(batch, new Error(ABORTED, { cause: err }));
           this.#inFlight--;
           this.emit('sent');
           return;
@@ -190,10 +285,10 @@ export class ProducerQueue extends EventEmitter {
       }
     }
     ingestMetrics.ackSeconds.observe((performance.now() - started) / 1000);
-    this.#countTopics(batch.records);
     this.#inFlight--;
     this.#queued -= batch.records.length;
     ingestMetrics.queued.set(this.#queued);
+    this.#unacknowledged.delete(batch);
     batch.resolve();
     this.#pump();
     if (this.#open !== undefined && this.#timer === undefined) this.#startLinger();
@@ -204,9 +299,32 @@ export class ProducerQueue extends EventEmitter {
     this.emit('sent');
   }
 
+  /** Counts what was acknowledged, logs and counts each refused record, and returns the replacements to send. */
+  #afterRefusal(sent: OutRecord[], err: RecordsRefusedError): OutRecord[] {
+    const refused = new Map(err.refused.map((r) => [r.index, r.code]));
+    this.#countTopics(sent.filter((_, i) => !refused.has(i)));
+    const replacements: OutRecord[] = [];
+    for (const [index, code] of refused) {
+      const record = sent[index] as OutRecord;
+      const replacement = this.#replacements.has(record) ? undefined : this.#opts.replaceRefused(record, code);
+      const outcome = replacement === undefined ? 'dropped' : 'dead_lettered';
+      ingestMetrics.refused.inc({ topic: record.topic, code, outcome });
+      this.#opts.log.error({ topic: record.topic, key: record.key?.slice(0, 256), bytes: byteLength(record), code, outcome }, 'kafka refused a record for good; not retried');
+      if (replacement !== undefined) {
+        this.#replacements.add(replacement);
+        replacements.push(replacement);
+      }
+    }
+    return replacements;
+  }
+
   #countTopics(records: OutRecord[]): void {
     const tally = new Map<string, number>();
     for (const r of records) tally.set(r.topic, (tally.get(r.topic) ?? 0) + 1);
     for (const [topic, n] of tally) ingestMetrics.produced.inc({ topic }, n);
   }
+}
+
+function byteLength(record: OutRecord): number {
+  return typeof record.value === 'string' ? Buffer.byteLength(record.value) : record.value.length;
 }

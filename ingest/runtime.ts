@@ -7,7 +7,8 @@ import type { Config } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
-import { ProducerQueue } from './producer-queue.ts';
+import { refusedRecordLetter } from './dead-letter.ts';
+import { ProducerQueue, type ProducerQueueOptions } from './producer-queue.ts';
 
 export interface IngestRuntime {
   config: Config;
@@ -18,7 +19,7 @@ export interface IngestRuntime {
   now: () => number;
 }
 
-export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>): ProducerQueue {
+export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
   return new ProducerQueue({
     send: (records) => ctx.producer.send(records),
     maxBatchRecords: ctx.config.ingestBatchRecords,
@@ -26,16 +27,24 @@ export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'p
     maxInFlight: ctx.config.ingestMaxInFlight,
     maxQueuedRecords: ctx.config.ingestMaxQueuedRecords,
     log: ctx.log.child({ component: 'ingest-queue' }),
+    ...(replaceRefused ? { replaceRefused } : {}),
   });
 }
 
 export type RuntimeContext = Pick<ServiceContext, 'config' | 'log' | 'producer' | 'topics' | 'codec'>;
 
 export function createIngestRuntime(ctx: RuntimeContext): IngestRuntime {
-  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records: new AisRecords(ctx.topics, ctx.codec), queue: producerQueueFor(ctx), now: Date.now };
+  // A record Kafka refuses for good is replaced by its (bounded) dead letter, never retried forever.
+  const queue = producerQueueFor(ctx, (record, code) => refusedRecordLetter(record, code, ctx.topics, ctx.codec, Date.now()));
+  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records: new AisRecords(ctx.topics, ctx.codec), queue, now: Date.now };
 }
 
 const runtimes = new WeakMap<RuntimeContext, IngestRuntime>();
+
+/** The runtime of `ctx` if one was started (by the ingest role or an HTTP ingest request), without starting one. */
+export function startedIngestRuntime(ctx: RuntimeContext): IngestRuntime | undefined {
+  return runtimes.get(ctx);
+}
 
 export function ingestRuntime(ctx: RuntimeContext): IngestRuntime {
   let runtime = runtimes.get(ctx);

@@ -250,6 +250,18 @@ export const SETTINGS = {
     default: '10000',
     parse: int(100, 3_600_000),
   },
+  aisMaxLineLength: {
+    env: 'PSS_AIS_MAX_LINE_LENGTH',
+    description: 'Longest NMEA line accepted, in characters (tag block, sentence and receiver fields together; bytes, for feeds read as latin1). Longer lines are dead-lettered as line_too_long with their first 4 KiB; a stream reader skips the rest of such a line. Real sentences are at most 82 characters.',
+    default: '4096',
+    parse: int(128, 1_048_576),
+  },
+  aisFragmentMaxBytes: {
+    env: 'PSS_AIS_FRAGMENT_MAX_BYTES',
+    description: 'Largest total size (characters) of the fragments one source holds while their messages are incomplete; beyond it the oldest incomplete messages are dead-lettered as orphan_fragment (the newest one is always kept). The ais.raw consumer holds up to 1,000 sources.',
+    default: '131072',
+    parse: int(1024, 1_073_741_824),
+  },
   aisTcpReconnectMinMs: {
     env: 'PSS_AIS_TCP_RECONNECT_MIN_MS',
     description: 'First delay before reconnecting a lost TCP source; doubles on each failed attempt (with jitter).',
@@ -297,6 +309,18 @@ export const SETTINGS = {
     description: 'Ingest producer: records held and not yet acknowledged above which sources pause reading (TCP/file), UDP drops, HTTP waits. Bounds memory when Kafka is slow.',
     default: '20000',
     parse: int(100, 10_000_000),
+  },
+  ingestMaxItemBytes: {
+    env: 'PSS_INGEST_MAX_ITEM_BYTES',
+    description: 'Largest single input item: a record on ais.raw or gate.readings.raw, or a gate reading or decoded AIS report in an HTTP body (its JSON text). Larger items are dead-lettered as record_too_large (first 4 KiB kept). Keep it well below the broker\'s message.max.bytes (1 MiB by default): the record made from a report can hold its input twice.',
+    default: '262144',
+    parse: int(1024, 16_777_216),
+  },
+  ingestStuckAfterMs: {
+    env: 'PSS_INGEST_STUCK_AFTER_MS',
+    description: 'Ingest producer: /readyz reports ingest_producer as failing (503) while its oldest unacknowledged batch has waited longer than this.',
+    default: '30000',
+    parse: int(1_000, 3_600_000),
   },
   ingestHttpMaxItems: {
     env: 'PSS_INGEST_HTTP_MAX_ITEMS',

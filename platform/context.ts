@@ -27,8 +27,11 @@ export interface RelaySignal {
   wake(): void;
 }
 
-/** A running part of the service; `stop` finishes in-flight work and releases resources. */
+/**
+ * A running part of the service; `stop` finishes in-flight work and releases resources. `deadline` (epoch
+ * ms, when given) is when the whole shutdown gives up: work still pending then is abandoned, with a log line.
+ */
 export interface RunningRole {
   name: string;
-  stop(): Promise<void>;
+  stop(deadline?: number): Promise<void>;
 }

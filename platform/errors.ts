@@ -41,3 +41,16 @@ export class DependencyError extends Error {
     this.name = 'DependencyError';
   }
 }
+
+/**
+ * Kafka refused some records of a send for good, for what they are (too large, invalid) rather than for the
+ * state of the cluster: sending them again cannot help. Every other record of the send was acknowledged.
+ * `refused` gives their positions in the records handed to the send, with the broker's error code.
+ */
+export class RecordsRefusedError extends Error {
+  readonly retryable = false;
+  constructor(readonly refused: { index: number; code: string }[]) {
+    super(`kafka refused ${refused.length} record(s) for good: ${[...new Set(refused.map((r) => r.code))].join(', ')}`);
+    this.name = 'RecordsRefusedError';
+  }
+}

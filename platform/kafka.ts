@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './log.ts';
 import type { TopicSpec } from './topics.ts';
 import { withDeadline } from './deadline.ts';
+import { RecordsRefusedError } from './errors.ts';
 
 export interface OutRecord {
   topic: string;
@@ -55,6 +56,12 @@ export interface ConsumerOptions {
    * the offsets of every past instance until offsets retention expires.
    */
   commitOffsets?: boolean;
+  /**
+   * While no record arrives, the handler is also called with an empty batch this often (0, the default:
+   * never), so a handler that holds records (a fragment waiting for its partner) can let them go on time;
+   * the commit then moves past what it no longer holds, on every partition this consumer has read.
+   */
+  tickMs?: number;
 }
 
 /** A record a handler has read but not finished with (e.g. the first fragment of a message). */
@@ -95,15 +102,34 @@ const byteDeserializers = {
  * from batching, not concurrency. Keys are placed with the Java client's murmur2 partitioner, so our
  * records and those of other producers with the same key share a partition.
  */
+interface SendWaiter {
+  resolve: () => void;
+  reject: (err: unknown) => void;
+  /** Its records in the coalesced batch: [from, to). */
+  from: number;
+  to: number;
+}
+
+interface Refusal {
+  index: number;
+  code: string;
+}
+
 export class KafkaProducer {
-  readonly #producer: Producer<string, string | Buffer, string, string>;
-  #queued: { records: OutRecord[]; waiters: { resolve: () => void; reject: (err: unknown) => void }[] } | undefined;
+  readonly #opts: KafkaOptions;
+  #producer: Producer<string, string | Buffer, string, string>;
+  #queued: { records: OutRecord[]; waiters: SendWaiter[] } | undefined;
   #inFlight: Promise<void> | undefined;
 
   constructor(opts: KafkaOptions) {
-    this.#producer = new Producer({
-      clientId: `${opts.clientId}-producer`,
-      bootstrapBrokers: opts.brokers,
+    this.#opts = opts;
+    this.#producer = this.#createProducer();
+  }
+
+  #createProducer(): Producer<string, string | Buffer, string, string> {
+    return new Producer({
+      clientId: `${this.#opts.clientId}-producer`,
+      bootstrapBrokers: this.#opts.brokers,
       serializers: byteSerializers,
       idempotent: true,
       acks: -1,
@@ -114,13 +140,18 @@ export class KafkaProducer {
     });
   }
 
-  /** Resolves once every record is acknowledged by all in-sync replicas. */
+  /**
+   * Resolves once every record is acknowledged by all in-sync replicas. Rejects with RecordsRefusedError
+   * when the broker refused some records for good (too large, invalid) and acknowledged all the others;
+   * with any other error, nothing is known about which records were written.
+   */
   send(records: OutRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.#queued ??= { records: [], waiters: [] };
+      const from = this.#queued.records.length;
       for (const r of records) this.#queued.records.push(r);
-      this.#queued.waiters.push({ resolve, reject });
+      this.#queued.waiters.push({ resolve, reject, from, to: this.#queued.records.length });
       if (!this.#inFlight) this.#inFlight = this.#drain();
     });
   }
@@ -130,8 +161,13 @@ export class KafkaProducer {
       const batch = this.#queued;
       this.#queued = undefined;
       try {
-        for (const chunk of requestSized(batch.records)) await this.#producer.send({ messages: chunk.map(toMessage) });
-        for (const w of batch.waiters) w.resolve();
+        const refused: Refusal[] = [];
+        let at = 0;
+        for (const chunk of requestSized(batch.records)) {
+          await this.#sendChunk(chunk, at, refused);
+          at += chunk.length;
+        }
+        for (const w of batch.waiters) settle(w, refused);
       } catch (err) {
         for (const w of batch.waiters) w.reject(err);
       }
@@ -139,10 +175,61 @@ export class KafkaProducer {
     this.#inFlight = undefined;
   }
 
+  /**
+   * One request. A record the broker refuses for good is noted in `refused` and the send goes on, so one
+   * oversized record cannot block every record after it. A record over REQUEST_BYTES travels alone, so
+   * that is the usual case. When a request of several records meets a refusal, the broker may have written
+   * its other partitions, and the 1.x client does not advance their idempotence sequence numbers after an
+   * error; a new producer (new producer id) keeps later sends consistent, and each record is then sent
+   * alone, so that only the offender is refused (the others may be written twice; consumers deduplicate).
+   */
+  async #sendChunk(chunk: OutRecord[], base: number, refused: Refusal[]): Promise<void> {
+    try {
+      await this.#producer.send({ messages: chunk.map(toMessage) });
+    } catch (err) {
+      const code = refusalCode(err);
+      if (code === undefined) throw err;
+      if (chunk.length === 1) {
+        refused.push({ index: base, code });
+        return;
+      }
+      this.#opts.log.warn({ code, records: chunk.length }, 'kafka refused a record of a request; renewing the producer and sending the records one by one');
+      const old = this.#producer;
+      this.#producer = this.#createProducer();
+      await old.close().catch(() => undefined);
+      for (let i = 0; i < chunk.length; i++) await this.#sendChunk([chunk[i] as OutRecord], base + i, refused);
+    }
+  }
+
   async close(): Promise<void> {
     await this.#inFlight;
     await this.#producer.close();
   }
+}
+
+function settle(waiter: SendWaiter, refused: Refusal[]): void {
+  const mine = refused.filter((r) => r.index >= waiter.from && r.index < waiter.to).map((r) => ({ index: r.index - waiter.from, code: r.code }));
+  if (mine.length === 0) waiter.resolve();
+  else waiter.reject(new RecordsRefusedError(mine));
+}
+
+/**
+ * Broker errors that refuse a record for what it is, whatever the state of the cluster (the client marks
+ * them not retriable). Errors of the cluster (authorization, unknown topic, producer state) are not
+ * among them: for those the send fails and the caller retries until an operator mends the cause.
+ */
+const RECORD_REFUSALS = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'INVALID_TIMESTAMP']);
+
+/** The broker's code when `err` (a client error tree) holds a refusal of a record, else undefined. */
+function refusalCode(err: unknown, depth = 0): string | undefined {
+  const e = err as { apiId?: unknown; errors?: unknown[]; cause?: unknown } | null | undefined;
+  if (e === null || e === undefined || typeof e !== 'object' || depth > 8) return undefined;
+  if (typeof e.apiId === 'string' && RECORD_REFUSALS.has(e.apiId)) return e.apiId;
+  for (const inner of [...(Array.isArray(e.errors) ? e.errors : []), e.cause]) {
+    const code = refusalCode(inner, depth + 1);
+    if (code !== undefined) return code;
+  }
+  return undefined;
 }
 
 /**
@@ -197,8 +284,18 @@ class StreamFeed {
     });
   }
 
-  wait(): Promise<void> {
-    return new Promise<void>((resolve) => (this.#wake = resolve));
+  /** Resolves true when woken (a record, a failure, a stop), false when `timeoutMs` (if above 0) passed first. */
+  wait(timeoutMs = 0): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => {
+        this.#wake = undefined;
+        resolve(false);
+      }, timeoutMs) : undefined;
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
   }
 
   wake(): void {
@@ -219,9 +316,11 @@ export class KafkaConsumer {
   readonly #stopping = new AbortController();
   #feed: StreamFeed | undefined;
   #done: Promise<void> | undefined;
+  /** Per partition read since the last (re)join: the offset after its last handled record, and the last offset committed. */
+  #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
 
   constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
-    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, ...opts };
+    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, ...opts };
     this.#log = kafka.log.child({ consumer: opts.groupId });
     this.#consumer = new Consumer({
       clientId: `${kafka.clientId}-${opts.groupId}`,
@@ -236,6 +335,8 @@ export class KafkaConsumer {
       autocommit: false,
       maxWaitTime: 100,
     });
+    // Partitions may have moved: commit only what this member reads from now on.
+    this.#consumer.on('consumer:group:join', () => (this.#positions = new Map()));
   }
 
   /**
@@ -268,7 +369,10 @@ export class KafkaConsumer {
     while (!stopping.aborted) {
       const feed = this.#feed as StreamFeed;
       if (feed.pending.length === 0 && feed.failure === undefined) {
-        await feed.wait();
+        if (!(await feed.wait(this.#opts.tickMs))) {
+          if (!stopping.aborted) await this.#commit([], await this.#handleUntilDone([], handler));
+          continue;
+        }
         if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
       }
       if (stopping.aborted) break;
@@ -351,17 +455,32 @@ export class KafkaConsumer {
     }
   }
 
-  /** Commits past the last record of each partition in the batch, or only up to the oldest held one. */
+  /**
+   * Commits, on every partition read since the last (re)join, past its last handled record, or only up to
+   * the oldest record the handler still holds there; a partition whose commit would not move is left out.
+   * So a record let go of later (on a tick, or while another partition is read) is committed past then.
+   */
   async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
     if (!this.#opts.commitOffsets) return;
-    const next = new Map<string, { topic: string; partition: number; offset: bigint }>();
-    for (const m of batch) next.set(partitionKey(m.topic, m.partition), { topic: m.topic, partition: m.partition, offset: m.offset + 1n });
-    const offsets = [...next].map(([key, o]) => {
+    for (const m of batch) {
+      const key = partitionKey(m.topic, m.partition);
+      const position = this.#positions.get(key);
+      if (position === undefined) this.#positions.set(key, { topic: m.topic, partition: m.partition, next: m.offset + 1n, committed: -1n });
+      else position.next = m.offset + 1n;
+    }
+    const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    for (const [key, p] of this.#positions) {
       const limit = held.get(key);
-      return { ...o, offset: limit !== undefined && limit < o.offset ? limit : o.offset, leaderEpoch: -1 };
-    });
+      const offset = limit !== undefined && limit < p.next ? limit : p.next;
+      if (offset > p.committed) offsets.push({ topic: p.topic, partition: p.partition, offset, leaderEpoch: -1 });
+    }
+    if (offsets.length === 0) return;
     try {
       await withDeadline(this.#consumer.commit({ offsets }), COMMIT_DEADLINE_MS);
+      for (const o of offsets) {
+        const p = this.#positions.get(partitionKey(o.topic, o.partition));
+        if (p !== undefined && o.offset > p.committed) p.committed = o.offset;
+      }
     } catch (err) {
       // A rebalance moved a partition away, or the broker is gone: the partition's next owner re-processes
       // from the last commit, which is safe because every effect is idempotent.
@@ -474,6 +593,13 @@ export class KafkaAdmin {
     const partitions = Array.from({ length: count }, (_, i) => ({ partitionIndex: i, timestamp: -1n }));
     const [listed] = await this.#admin.listOffsets({ topics: [{ name: topic, partitions }] });
     return new Map((listed?.partitions ?? []).map((p) => [p.partitionIndex, p.offset]));
+  }
+
+  /** The next offset a consumer group will read on each partition of `topic`, as it committed it (partitions without a commit are absent). */
+  async committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>> {
+    const groups = await this.#admin.listConsumerGroupOffsets({ groups: [groupId] });
+    const partitions = groups.find((g) => g.groupId === groupId)?.topics.find((t) => t.name === topic)?.partitions ?? [];
+    return new Map(partitions.filter((p) => p.committedOffset >= 0n).map((p) => [p.partitionIndex, p.committedOffset]));
   }
 
   async deleteTopics(names: string[]): Promise<void> {

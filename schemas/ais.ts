@@ -155,7 +155,7 @@ export const aisRejectReasonSchema = {
   type: 'string',
   enum: [
     'malformed_sentence', 'bad_talker', 'bad_checksum', 'bad_tag_block', 'empty_payload', 'bad_payload',
-    'invalid_type', 'bad_length', 'orphan_fragment', 'decoder_error', 'future_timestamp',
+    'invalid_type', 'bad_length', 'orphan_fragment', 'decoder_error', 'future_timestamp', 'line_too_long',
   ],
 } as const;
 export type AisRejectReason = FromSchema<typeof aisRejectReasonSchema>;

@@ -12,6 +12,7 @@ import { produce } from '../../ingest/items/produce.ts';
 import { dataOf, errorBodySchema } from '../../schemas/common.ts';
 import { aisIngestJsonSchema, gateIngestBodySchema, ingestAnswerSchema } from '../../schemas/ingest.ts';
 import { ingestRuntime } from '../../ingest/runtime.ts';
+import { aisSettings } from '../../ingest/ais-settings.ts';
 import { reportItems, sentenceItems } from '../../ingest/items/ais-items.ts';
 import { gateItems } from '../../ingest/items/gate-items.ts';
 import type { IngestAnswer } from '../../ingest/items/items.ts';
@@ -37,7 +38,7 @@ export const ingestRoutes: RouteDef[] = [
     handler: async ({ ctx, principal, req, res }) => {
       const rt = ingestRuntime(ctx);
       const body = await readAisBody(req, res, rt.config);
-      const itemsContext = { source: `http:${principal.credentialId}`, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: rt.now };
+      const itemsContext = { source: `http:${principal.credentialId}`, records: rt.records, ...aisSettings(rt.config), maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now };
       const outcome = body.kind === 'sentences' ? sentenceItems(body.items, itemsContext) : reportItems(body.items, itemsContext);
       outcome.tally.publish('http');
       await produce(rt, outcome.records);
@@ -59,7 +60,7 @@ export const ingestRoutes: RouteDef[] = [
       const body = await parseJson(req, res, rt.config);
       const items = Array.isArray(body) ? body : [body];
       checkItemCount(items.length, rt.config, 'readings');
-      const outcome = gateItems(items, { topics: rt.topics, codec: rt.codec, source: `http:${principal.credentialId}`, now: rt.now });
+      const outcome = gateItems(items, { topics: rt.topics, codec: rt.codec, source: `http:${principal.credentialId}`, maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now });
       await produce(rt, outcome.records);
       answer(res, outcome.answer);
     },

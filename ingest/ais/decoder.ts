@@ -23,6 +23,8 @@ export interface AisDecoder {
   flush(): AisDecodeResult[];
   /** Incomplete multi-sentence messages currently held. */
   readonly pendingGroups: number;
+  /** When the oldest incomplete message times out (clock ms), or undefined when none is held: when to call expire(). */
+  readonly nextExpiryMs: number | undefined;
 }
 
 export function createAisDecoder(options: AisDecoderOptions): AisDecoder {
@@ -37,6 +39,7 @@ const ORPHAN_CAUSES: Readonly<Record<Orphan['cause'], string>> = {
   timeout: 'the other fragments did not arrive within the fragment timeout',
   replaced: 'a new fragment with the same number and key arrived first',
   evicted: 'too many incomplete messages were pending; the oldest was dropped',
+  overflow: 'the fragments pending for this source exceeded their size bound; the oldest message was dropped',
   flushed: 'the input ended (or the reader had to let go of it) before the other fragments arrived',
 };
 
@@ -61,11 +64,15 @@ class Decoder implements AisDecoder {
   private gatehouseMs: number | undefined;
 
   constructor(private readonly options: ResolvedOptions) {
-    this.fragments = new FragmentStore(options.fragmentTimeoutMs, options.maxPendingGroups);
+    this.fragments = new FragmentStore(options.fragmentTimeoutMs, options.maxPendingGroups, options.maxPendingBytes);
   }
 
   get pendingGroups(): number {
     return this.fragments.size;
+  }
+
+  get nextExpiryMs(): number | undefined {
+    return this.fragments.nextExpiryMs;
   }
 
   push(line: string): AisDecodeResult[] {
@@ -106,6 +113,7 @@ class Decoder implements AisDecoder {
   }
 
   private line(text: string, nowMs: number, out: Results): void {
+    if (text.length > this.options.maxLineLength) return this.rejectLongLine(text, nowMs, out);
     const line = text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32) ? text.trim() : text;
     if (line.length === 0 || line.charCodeAt(0) === 35 /* # */) return;
     let tag: TagBlock | undefined;
@@ -213,6 +221,11 @@ class Decoder implements AisDecoder {
   private rejectPayload(env: Envelope, badChar: string | undefined, out: Results): void {
     const detail = badChar === undefined ? 'payload is too long' : `payload character ${JSON.stringify(badChar)} is not 6-bit armoring`;
     reject(out, env.raw, env.source, env.received_at, 'bad_payload', detail, env.station);
+  }
+
+  /** Before any parsing: the dead letter keeps its first characters (ingest/dead-letter.ts). */
+  private rejectLongLine(line: string, nowMs: number, out: Results): void {
+    this.rejectLine(line, nowMs, out, 'line_too_long', `line of ${line.length} characters; at most ${this.options.maxLineLength} are accepted (an NMEA sentence has at most 82)`);
   }
 
   private rejectLine(line: string, nowMs: number, out: Results, reason: AisRejectReason, detail: string, station?: string): void {

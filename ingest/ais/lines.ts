@@ -1,6 +1,8 @@
 // Splits a character stream (TCP, UDP, file) into lines. Real AIS feeds mix CR, CRLF and LF, and a CR
 // can end one chunk while its LF starts the next. A source that never sends a line break cannot grow
-// memory: a partial line longer than `maxLineLength` is handed on as it is (the decoder rejects it).
+// memory: a partial line longer than `maxLineLength` is handed on once as it is (the decoder rejects it as
+// line_too_long), and the rest of that line, up to the next line break, is skipped.
+import { DEFAULT_MAX_LINE_LENGTH } from './options.ts';
 
 export interface LineSplitter {
   /** Returns the complete, non-empty lines in `chunk` (plus any carried over from earlier chunks). */
@@ -9,14 +11,15 @@ export interface LineSplitter {
   flush(): string[];
 }
 
-export const DEFAULT_MAX_LINE_LENGTH = 8192;
-
 export function createLineSplitter(maxLineLength = DEFAULT_MAX_LINE_LENGTH): LineSplitter {
   let rest = '';
   let skipLineFeed = false;
+  /** Inside an over-long line already handed on: drop characters until its line break. */
+  let skipping = false;
 
   function emit(lines: string[], line: string): void {
-    if (line.length > 0) lines.push(line);
+    if (skipping) skipping = false;
+    else if (line.length > 0) lines.push(line);
   }
 
   return {
@@ -36,10 +39,11 @@ export function createLineSplitter(maxLineLength = DEFAULT_MAX_LINE_LENGTH): Lin
         }
         start = i + 1;
       }
-      rest += chunk.slice(start);
+      if (!skipping) rest += chunk.slice(start);
       if (rest.length > maxLineLength) {
         emit(lines, rest);
         rest = '';
+        skipping = true;
       }
       return lines;
     },
@@ -48,6 +52,7 @@ export function createLineSplitter(maxLineLength = DEFAULT_MAX_LINE_LENGTH): Lin
       emit(lines, rest);
       rest = '';
       skipLineFeed = false;
+      skipping = false;
       return lines;
     },
   };

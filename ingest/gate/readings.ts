@@ -23,20 +23,26 @@ export function findingsOf(reading: GateReading): GateFinding[] {
   }
 }
 
+type GateRejectReason = 'reading_invalid' | 'invalid_json' | 'record_too_large';
+
 export type GateOutcome =
   | { accepted: true; record: OutRecord; reading: GateReadingRecord }
-  | { accepted: false; record: OutRecord; reason: 'reading_invalid' | 'invalid_json'; detail: string };
+  | { accepted: false; record: OutRecord; reason: GateRejectReason; detail: string };
 
 export interface GateContext {
   topics: Record<TopicId, string>;
   codec: TopicCodec;
   source: string;
+  /** Largest reading, as JSON text: a larger one is rejected as record_too_large before it is parsed or validated. */
+  maxItemBytes: number;
   now: () => number;
 }
 
 /** One item: a parsed JSON value (HTTP) or the text of a raw-topic record. Never throws. */
 export function processGateItem(item: unknown, ctx: GateContext): GateOutcome {
   const at = new Date(ctx.now()).toISOString();
+  const size = typeof item === 'string' ? item.length : rawText(item).length;
+  if (size > ctx.maxItemBytes) return reject(ctx, rawText(item), at, 'record_too_large', `reading of ${size} characters (as JSON); at most ${ctx.maxItemBytes} are accepted`);
   let value = item;
   if (typeof item === 'string') {
     try {
@@ -51,7 +57,7 @@ export function processGateItem(item: unknown, ctx: GateContext): GateOutcome {
   return { accepted: true, record, reading };
 }
 
-function reject(ctx: GateContext, raw: string, at: string, reason: 'reading_invalid' | 'invalid_json', detail: string): GateOutcome {
+function reject(ctx: GateContext, raw: string, at: string, reason: GateRejectReason, detail: string): GateOutcome {
   const letter = deadLetter({ feed: 'gate', raw: [raw], source: ctx.source, reason, detail, at });
   return { accepted: false, reason, detail, record: { topic: ctx.topics.deadLetter, key: ctx.source, value: ctx.codec.encode('deadLetter', letter) } };
 }

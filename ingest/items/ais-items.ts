@@ -18,6 +18,10 @@ export interface AisItemsContext {
   records: AisRecords;
   strictTagBlocks: boolean;
   fragmentTimeoutMs: number;
+  /** Longest line (decoder default when absent): longer ones are rejected as line_too_long. */
+  maxLineLength?: number;
+  /** Largest report, as JSON text: a larger one is rejected as record_too_large. */
+  maxItemBytes: number;
   now: () => number;
 }
 
@@ -25,7 +29,7 @@ const LINE_BREAKS = /\\r\\n|\r\n?|\n/;
 
 export function sentenceItems(items: unknown[], ctx: AisItemsContext): ItemsOutcome & { tally: AisTally } {
   let clockOffset = 0;
-  const decoder = createAisDecoder({ source: ctx.source, now: () => ctx.now() + clockOffset, strictTagBlocks: ctx.strictTagBlocks, fragmentTimeoutMs: ctx.fragmentTimeoutMs });
+  const decoder = createAisDecoder({ source: ctx.source, now: () => ctx.now() + clockOffset, strictTagBlocks: ctx.strictTagBlocks, fragmentTimeoutMs: ctx.fragmentTimeoutMs, maxLineLength: ctx.maxLineLength });
   const ledger = new ItemLedger(items.length);
   const tally = new AisTally();
   const records: OutRecord[] = [];
@@ -71,15 +75,16 @@ export function reportItems(items: unknown[], ctx: AisItemsContext): ItemsOutcom
   items.forEach((item, index) => {
     tally.lines++;
     let outcome: AisOutcome;
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-      const report = completeReport(item as Record<string, unknown>, ctx.source, receivedAt);
+    const text = String(JSON.stringify(item));
+    if (text.length > ctx.maxItemBytes) {
+      const detail = `report of ${text.length} characters (as JSON); at most ${ctx.maxItemBytes} are accepted`;
+      outcome = ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: [text], source: ctx.source, reason: 'record_too_large', detail, at: receivedAt }), tally);
+    } else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const report = completeReport(item as Record<string, unknown>, ctx.source, receivedAt, text);
       const future = futureDetail(report, receivedMs);
       outcome = future === undefined ? ctx.records.report(report, tally) : ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: rawOf(report), source: ctx.source, station: stationOf(report), reason: 'future_timestamp', detail: future, at: receivedAt }), tally);
     } else {
-      outcome = ctx.records.rejectInput(
-        deadLetter({ feed: 'ais', raw: [String(JSON.stringify(item))], source: ctx.source, reason: 'item_invalid', detail: 'a report must be a JSON object', at: receivedAt }),
-        tally,
-      );
+      outcome = ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: [text], source: ctx.source, reason: 'item_invalid', detail: 'a report must be a JSON object', at: receivedAt }), tally);
     }
     if (outcome.kind !== 'skip') records.push(outcome.record);
     mark(ledger, index, outcome);
@@ -89,7 +94,7 @@ export function reportItems(items: unknown[], ctx: AisItemsContext): ItemsOutcom
 
 const KIND_OF_TYPE: Record<number, AisReport['kind']> = { 1: 'position', 2: 'position', 3: 'position', 18: 'position', 19: 'position', 27: 'position', 5: 'static', 24: 'static', 4: 'non_vessel', 21: 'non_vessel' };
 
-function completeReport(item: Record<string, unknown>, source: string, receivedAt: string): AisReport {
+function completeReport(item: Record<string, unknown>, source: string, receivedAt: string, json: string): AisReport {
   const kind = item.kind ?? (typeof item.msg_type === 'number' ? KIND_OF_TYPE[item.msg_type] : undefined);
   return {
     ...item,
@@ -97,7 +102,7 @@ function completeReport(item: Record<string, unknown>, source: string, receivedA
     source,
     received_at: receivedAt,
     reported_at: item.reported_at ?? receivedAt,
-    raw: item.raw ?? [JSON.stringify(item)],
+    raw: item.raw ?? [json],
   } as AisReport;
 }
 

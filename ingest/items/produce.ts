@@ -18,9 +18,11 @@ export async function produce(rt: Pick<IngestRuntime, 'config' | 'queue'>, recor
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, timeoutMs))));
   try {
-    if ((await Promise.race([acknowledged, timedOut])) === 'timeout') {
+    const outcome = await Promise.race([acknowledged, timedOut]).catch(() => 'closed' as const);
+    if (outcome === 'timeout') {
       throw new AppError('service_unavailable', `Kafka did not acknowledge within ${timeoutMs} ms; the items may still be delivered, and a retry is safe (consumers deduplicate)`);
     }
+    if (outcome === 'closed') throw new AppError('service_unavailable', 'The ingest is shutting down and could not deliver the items; retry (another instance will take them)');
   } finally {
     clearTimeout(timer);
   }

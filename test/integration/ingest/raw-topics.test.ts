@@ -69,6 +69,59 @@ describe('the raw topics', () => {
     }
   });
 
+  /** Own topics and consumer group for a test that must see exactly what it sends, and the group's commits. */
+  async function isolated(overrides: Record<string, string>, body: (t: typeof topics, committed: (expected: bigint[], timeoutMs: number) => Promise<bigint[]>) => Promise<void>): Promise<void> {
+    const ownPrefix = `${unique('rawiso')}.`;
+    const own = topicNames(ownPrefix);
+    const instance = await startService(testConfig({ PSS_TOPIC_PREFIX: ownPrefix, ...overrides }), ['ingest'], testLog, [ingestFeature]);
+    // The ais.raw group's committed offsets (one per partition written), once they equal `expected` or the time is up.
+    const committed = async (expected: bigint[], timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const offsets = [...(await withAdmin((admin) => admin.committedOffsets(`${ownPrefix}pss-ingest-ais-raw`, own.aisRaw))).values()];
+        if (Date.now() > deadline || JSON.stringify(offsets.map(String)) === JSON.stringify(expected.map(String))) return offsets;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      await body(own, committed);
+    } finally {
+      await instance.stop();
+      await withAdmin((admin) => admin.deleteTopics(topicSpecs(ownPrefix).map((t) => t.name)));
+    }
+  }
+
+  it('dead-letters an oversized ais.raw record (700 kB of 0x01) truncated, reads on past it and commits its offset (regression)', async () => {
+    await isolated({}, async (own, committed) => {
+      // Before: its dead letter carried the 700 kB whole (4.2 MB as JSON), Kafka refused it as too large,
+      // and the ingest retried it forever: nothing after it was produced and its offset never committed.
+      await producer.send([
+        { topic: own.aisRaw, key: 'partner-x', value: Buffer.alloc(700_000, 1) },
+        { topic: own.aisRaw, key: 'partner-x', value: POSITION },
+      ]);
+      const letters = await readTopic(own.deadLetter, 1, { timeoutMs: 20_000 });
+      expect(letters.map(value)).toMatchObject([{ feed: 'ais', source: 'partner-x', reason: 'record_too_large', truncated: true, raw_bytes: 700_000 }]);
+      expect((letters[0] as InRecord).value.length).toBeLessThan(32 * 1024);
+      expect((await readTopic(own.aisPositions, 1, { timeoutMs: 20_000 })).map((r) => value(r).source)).toEqual(['partner-x']);
+      expect(await committed([2n], 10_000)).toEqual([2n]);
+    });
+  });
+
+  it('dead-letters a lone first fragment on time while its source stays quiet, and commits past it (regression)', async () => {
+    await isolated({ PSS_AIS_FRAGMENT_TIMEOUT_MS: '1000' }, async (own, committed) => {
+      // Before: the timeout was checked only when the same source sent its next record, so a quiet
+      // source's fragment was never dead-lettered and its offset held the partition's commits back.
+      const sentAt = Date.now();
+      await producer.send([{ topic: own.aisRaw, key: 'partner-q', value: STATIC[0] as string }]);
+      const letters = (await readTopic(own.deadLetter, 1, { timeoutMs: 15_000 })).map(value);
+      expect(letters).toMatchObject([{ reason: 'orphan_fragment', source: 'partner-q', raw: [STATIC[0]], detail: expect.stringContaining('fragment timeout') }]);
+      const lateMs = Date.parse(String(letters[0]?.at)) - sentAt;
+      expect(lateMs).toBeGreaterThanOrEqual(1_000);
+      expect(lateMs).toBeLessThan(4_000);
+      expect(await committed([1n], 5_000)).toEqual([1n]);
+    });
+  });
+
   it('validates gate.readings.raw into gate.readings (keyed by gate) or the dead-letter topic', async () => {
     await producer.send([
       { topic: topics.gateReadingsRaw, key: 'gate-north', value: JSON.stringify(reading({ reading_id: 'raw-1' })), headers: { source: 'lane-controller-2' } },

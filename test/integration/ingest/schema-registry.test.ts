@@ -50,7 +50,7 @@ describe('schema registry mode', () => {
 
   it('registers the JSON Schema of every JSON topic under <topic>-value and writes the wire format', async () => {
     const rt = harness.runtime;
-    const { records } = sentenceItems([POSITION, BAD_CHECKSUM], { source: 'registry-test', records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: Date.now });
+    const { records } = sentenceItems([POSITION, BAD_CHECKSUM], { source: 'registry-test', records: rt.records, strictTagBlocks: true, fragmentTimeoutMs: 1_000, maxItemBytes: 65_536, now: Date.now });
     await rt.queue.add(records);
 
     const subjects = (await (await fetch(`${registry.url}/subjects`)).json()) as string[];

@@ -95,6 +95,33 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     expect(keys.size).toBe(2000);
     await withAdmin((admin) => admin.deleteTopics([single]));
   });
+
+  it('a record over the broker\'s limit is refused alone: the records around it, and later sends, are delivered', async () => {
+    const sized = unique('toolarge');
+    await withAdmin((admin) => admin.ensureTopics([{ name: sized, key: 'k', partitions: 3, config: {}, description: '' }]));
+    const [before, huge, after] = [{ topic: sized, key: 'a', value: 'before' }, { topic: sized, key: 'b', value: 'x'.repeat(2_000_000) }, { topic: sized, key: 'c', value: 'after' }];
+    // Two callers coalesced into one drain: only the one that handed in the offender hears of it.
+    const [first, second] = await Promise.allSettled([producer.send([before, huge]), producer.send([after])]);
+    expect(first).toMatchObject({ status: 'rejected', reason: { name: 'RecordsRefusedError', refused: [{ index: 1, code: 'MESSAGE_TOO_LARGE' }] } });
+    expect(second.status).toBe('fulfilled');
+    await producer.send([{ topic: sized, key: 'b', value: 'later' }]);
+    const seen = await readGroup(unique('group'), sized, 3);
+    expect(seen.map((r) => r.value.toString()).sort()).toEqual(['after', 'before', 'later']);
+    await withAdmin((admin) => admin.deleteTopics([sized]));
+  });
+
+  it('a record refused inside a request of several is isolated, and the producer stays usable', async () => {
+    const compacted = unique('compacted');
+    await withAdmin((admin) => admin.ensureTopics([{ name: compacted, key: 'k', partitions: 3, config: { 'cleanup.policy': 'compact' }, description: '' }]));
+    // A compacted topic refuses a record without a key (INVALID_RECORD) in the same request as keyed ones.
+    const sent = producer.send([{ topic: compacted, key: 'a', value: '1' }, { topic: compacted, value: 'no key' }, { topic: compacted, key: 'b', value: '2' }]);
+    await expect(sent).rejects.toMatchObject({ name: 'RecordsRefusedError', refused: [{ index: 1, code: 'INVALID_RECORD' }] });
+    await producer.send([{ topic: compacted, key: 'c', value: '3' }]);
+    // At least once: records of the refused request's other partitions may be written twice.
+    const seen = new Set((await readGroup(unique('group'), compacted, 3)).map((r) => r.value.toString()));
+    expect([...seen].sort()).toEqual(['1', '2', '3']);
+    await withAdmin((admin) => admin.deleteTopics([compacted]));
+  });
 });
 
 /** Reads through `groupId` until `expected` records arrived and half a second passed without more. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
 import { AisRecords } from '../../../ingest/ais-records.ts';
 import { ProducerQueue } from '../../../ingest/producer-queue.ts';
@@ -45,6 +45,38 @@ describe('the AIS channel', () => {
     await new Promise((r) => setImmediate(r));
     await queue.flush();
     expect(sent.map((r) => r.topic)).toEqual(['ingest.deadletter', 'ais.positions']);
+  });
+
+  describe('on a quiet feed', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('dead-letters a lone fragment when its timeout passes, by a timer, not at the next line', async () => {
+      vi.useFakeTimers({ now: 0 });
+      const sent: OutRecord[] = [];
+      const queue = new ProducerQueue({ send: async (r) => void sent.push(...r), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log: createLogger('silent') });
+      const ch = new AisChannel({ source: 'unit', kind: 'tcp', queue, records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => Date.now() });
+      await vi.advanceTimersByTimeAsync(300);
+      ch.write(`${STATIC[0]}\n`);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(sent).toHaveLength(0);
+      expect(ch.pendingFragments).toBe(1);
+      // Due at 1,300 ms: before, a timer every half timeout looked at 1,500 ms.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent.map((r) => (valueOf(r) as { reason?: string }).reason)).toEqual(['orphan_fragment']);
+      expect(ch.pendingFragments).toBe(0);
+      ch.destroy();
+    });
+  });
+
+  it('hands on an endless line once, as line_too_long, and skips the rest of it', async () => {
+    const { ch, queue, sent } = channel();
+    ch.write('x'.repeat(100_000));
+    ch.write('y'.repeat(100_000));
+    ch.write(`\n${POSITION}\n`);
+    await new Promise((r) => setImmediate(r));
+    await queue.flush();
+    expect(sent.map((r) => [r.topic, (valueOf(r) as { reason?: string }).reason])).toEqual([['ingest.deadletter', 'line_too_long'], ['ais.positions', undefined]]);
+    expect(valueOf(sent[0]!)).toMatchObject({ truncated: true, raw: ['x'.repeat(4_096)] });
   });
 
   it('dead-letters incomplete messages at the end of input', async () => {

@@ -11,6 +11,7 @@ import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique } from '../../../support/stack.ts';
 import { startTcpProxy, targetOf, throughProxy, type TcpProxy } from '../../../support/tcp-proxy.ts';
 import { position } from '../../../support/tracks.ts';
+import { valueOf } from '../../../support/codec.ts';
 
 // Issue 8, defect 8: a half-open Postgres connection held the zone processor for a whole outage. Its
 // queries now time out, the batch fails, is counted and logged, and the consumer retries it until
@@ -59,9 +60,9 @@ describe('the zone processor while its Postgres connections stop answering', () 
 
   const send = (mmsi: number) =>
     producer.send([{ topic: service.context.topics.aisPositions, key: String(mmsi), value: JSON.stringify(position(mmsi, T0, ...CENTER)) }]);
-  const entryOf = (mmsi: number) => (seen: { value: Buffer }[]) =>
+  const entryOf = (mmsi: number) => (seen: { topic: string; value: Buffer }[]) =>
     seen.some((r) => {
-      const e = JSON.parse(r.value.toString()) as SecurityEvent;
+      const e = valueOf(r) as SecurityEvent;
       return e.type === 'zone_entry' && e.metadata.mmsi === mmsi;
     });
   const stalledBatches = async () => (await registry.getSingleMetric('pss_maritime_batch_timeouts_total')?.get())?.values[0]?.value ?? 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAisDecoder } from '../../../../ingest/ais/index.ts';
 import { MAX_REPORTED_AHEAD_MS, type AisDecodeResult } from '../../../../schemas/ais.ts';
-import { classA, message, tagBlock } from './nmea-builder.ts';
+import { classA, message, sentence, tagBlock } from './nmea-builder.ts';
 
 const NOW = Date.UTC(2024, 0, 15, 12, 0, 0);
 const NOW_ISO = new Date(NOW).toISOString();
@@ -41,6 +41,15 @@ describe('createAisDecoder', () => {
     // dma-gatehouse-2010-06-11.txt: a type 8 from a Gatehouse base station, talker "--".
     const line = '!--VDM,1,1,,A,802R5Ph0BkAgoPNCkQn0Q@sMKgwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwt,2*57';
     expect(only(decoder().push(line))).toEqual({ kind: 'skip', reason: 'unsupported_type', msg_type: 8, mmsi: 2655619, source: 'test-feed', raw: [line], at: NOW_ISO });
+  });
+
+  it('rejects a line longer than maxLineLength as line_too_long before parsing it (regression: a 2,000,000-character payload became a 2 MB dead letter)', () => {
+    const huge = sentence('1'.repeat(2_000_000), 0);
+    const [reject] = decoder().push(huge);
+    expect(reject).toMatchObject({ kind: 'reject', reason: 'line_too_long', raw: [huge], detail: `line of ${huge.length} characters; at most 4096 are accepted (an NMEA sentence has at most 82)` });
+    const strict = createAisDecoder({ source: 'test-feed', now: () => NOW, maxLineLength: 40 });
+    expect(only(strict.push(GPSD_TYPE_1))).toMatchObject({ reason: 'line_too_long' });
+    expect(only(decoder().push(GPSD_TYPE_1)).kind).toBe('position');
   });
 
   it('rejects options that are out of range, naming the option', () => {

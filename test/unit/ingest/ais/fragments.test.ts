@@ -5,7 +5,7 @@ import { fragments, staticVoyage, tagBlock } from './nmea-builder.ts';
 
 const START = Date.UTC(2024, 0, 15, 12, 0, 0);
 
-function clockedDecoder(options: { fragmentTimeoutMs?: number; maxPendingGroups?: number } = {}) {
+function clockedDecoder(options: { fragmentTimeoutMs?: number; maxPendingGroups?: number; maxPendingBytes?: number } = {}) {
   const clock = { now: START };
   const decoder = createAisDecoder({ source: 'frag', now: () => clock.now, ...options });
   return { clock, decoder };
@@ -108,6 +108,30 @@ describe('multi-sentence reassembly', () => {
     expect(firsts.slice(0, 3).flatMap((l) => decoder.push(l))).toEqual([]);
     expect(decoder.push(firsts[3] as string)).toMatchObject([{ kind: 'reject', reason: 'orphan_fragment', raw: [firsts[0]], detail: expect.stringContaining('too many') }]);
     expect(decoder.pendingGroups).toBe(3);
+  });
+
+  it('bounds memory in characters too: past maxPendingBytes the oldest incomplete messages are rejected, never the newest', () => {
+    // First fragments of 56 characters: two fit in 120, a third does not.
+    const { decoder } = clockedDecoder({ maxPendingBytes: 120 });
+    const firsts = [1, 2, 3].map((seq) => fragments(staticVoyage(), 2, { sequence: String(seq) })[0] as string);
+    expect(firsts.slice(0, 2).flatMap((l) => decoder.push(l))).toEqual([]);
+    expect(decoder.push(firsts[2] as string)).toMatchObject([{ kind: 'reject', reason: 'orphan_fragment', raw: [firsts[0]], detail: expect.stringContaining('size bound') }]);
+    expect(decoder.pendingGroups).toBe(2);
+    // One message larger than the bound on its own is still held (until its timeout).
+    const lone = clockedDecoder({ maxPendingBytes: 10 }).decoder;
+    expect(lone.push(firsts[0] as string)).toEqual([]);
+    expect(lone.pendingGroups).toBe(1);
+  });
+
+  it('says when the oldest incomplete message times out, so a timer can fire then', () => {
+    const { clock, decoder } = clockedDecoder({ fragmentTimeoutMs: 1000 });
+    expect(decoder.nextExpiryMs).toBeUndefined();
+    decoder.push(PART_1);
+    clock.now += 400;
+    decoder.push(fragments(staticVoyage(), 2, { sequence: '4' })[0] as string);
+    expect(decoder.nextExpiryMs).toBe(START + 1000);
+    decoder.push(PART_2);
+    expect(decoder.nextExpiryMs).toBe(START + 1400);
   });
 
   it('takes the event time from the first fragment', () => {

@@ -23,9 +23,10 @@ describe('createLineSplitter', () => {
     expect(splitter.push('three\n')).toEqual(['three']);
   });
 
-  it('hands on an endless line once it passes the length limit instead of buffering it', () => {
+  it('hands on an endless line once it passes the length limit instead of buffering it, and skips the rest of it', () => {
     const splitter = createLineSplitter(10);
     expect(splitter.push('0123456789ABC')).toEqual(['0123456789ABC']);
-    expect(splitter.push('xyz\n')).toEqual(['xyz']);
+    expect(splitter.push('x'.repeat(100))).toEqual([]);
+    expect(splitter.push('xyz\nnext\n')).toEqual(['next']);
   });
 });

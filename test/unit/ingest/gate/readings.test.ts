@@ -8,7 +8,7 @@ import { reading } from '../../../support/gate-readings.ts';
 import { jsonCodec, valueOf } from '../../../support/codec.ts';
 
 const NOW = Date.UTC(2025, 2, 1, 8, 30);
-const ctx = { topics: topicNames(''), codec: jsonCodec, source: 'http:key_1', now: () => NOW };
+const ctx = { topics: topicNames(''), codec: jsonCodec, source: 'http:key_1', maxItemBytes: 65_536, now: () => NOW };
 const validRecord = compileSchema(gateReadingRecordSchema);
 const validLetter = compileSchema(deadLetterSchema);
 
@@ -65,6 +65,15 @@ describe('gate readings', () => {
     if (outcome.accepted) return;
     expect(outcome.reason).toBe('invalid_json');
     expect((valueOf(outcome.record) as DeadLetter).raw).toEqual(['{"gate": "g1", ']);
+  });
+
+  it('dead-letters a reading over the size bound as record_too_large before parsing it, truncated (regression: a 2 MB reading stalled the ingest)', () => {
+    for (const item of [reading({ lane: 'x'.repeat(2_000_000) }), JSON.stringify(reading({ lane: 'x'.repeat(2_000_000) }))]) {
+      const outcome = processGateItem(item, ctx);
+      expect(outcome).toMatchObject({ accepted: false, reason: 'record_too_large', detail: expect.stringContaining('at most 65536') });
+      expect(outcome.record.value.length).toBeLessThan(16 * 1024);
+      expect(valueOf(outcome.record)).toMatchObject({ feed: 'gate', reason: 'record_too_large', truncated: true, raw_bytes: JSON.stringify(reading({ lane: 'x'.repeat(2_000_000) })).length });
+    }
   });
 
   it('checks the image types, URLs and confidences of the spec', () => {

@@ -9,7 +9,7 @@ import { topicNames } from '../../../../platform/topics.ts';
 import { jsonCodec, valueOf } from '../../../support/codec.ts';
 
 const NOW = Date.UTC(2024, 0, 1);
-const ctx = { source: 'http:key_1', records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 10_000, now: () => NOW };
+const ctx = { source: 'http:key_1', records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 10_000, maxItemBytes: 65_536, now: () => NOW };
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const validLetter = compileSchema(deadLetterSchema);
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
@@ -93,6 +93,19 @@ describe('HTTP AIS decoded reports', () => {
       { feed: 'ais', raw: [JSON.stringify(items[1])], source: 'http:key_1', station: 'rx-1', reason: 'future_timestamp', detail: expect.any(String), at: new Date(NOW).toISOString() },
     ]);
     expect(letters.every((l) => validLetter(l))).toBe(true);
+  });
+
+  it('rejects a line over the length bound as line_too_long, dead-lettered truncated, and accepts the rest', () => {
+    const { answer, records } = sentenceItems([`!AIVDM,1,1,,A,${'1'.repeat(2_000_000)},0*00`, POSITION], ctx);
+    expect(answer.rejected).toEqual([{ index: 0, reason: 'line_too_long', detail: expect.stringContaining('at most 4096') }]);
+    expect(answer.accepted.map((a) => a.index)).toEqual([1]);
+    expect(records[0]!.value.length).toBeLessThan(8 * 1024);
+  });
+
+  it('rejects a report over the item bound as record_too_large', () => {
+    const { answer, records } = reportItems([{ msg_type: 1, mmsi: 244730001, lat: 52.8, lon: 5.7, station: 's'.repeat(70_000) }], ctx);
+    expect(answer.rejected).toEqual([{ index: 0, reason: 'record_too_large', detail: expect.stringContaining('at most 65536') }]);
+    expect(validLetter(valueOf(records[0]!))).toBe(true);
   });
 
   it('rejects future NMEA sentences as future_timestamp too (the decoder path)', () => {
