@@ -14,7 +14,7 @@ import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { TcpSource } from '../ingest/sources/tcp.ts';
 import { createCodec } from '../platform/codec/index.ts';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { registry } from '../platform/metrics.ts';

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { EventRelay } from '../events/relay.ts';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { createCodec } from '../platform/codec/index.ts';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';

@@ -1,4 +1,4 @@
-import { SETTINGS, loadConfig } from '../platform/config.ts';
+import { SETTINGS, loadConfig } from '../app/config.ts';
 
 /** Validates the current environment and prints the settings table (the README's table comes from here). */
 export async function configCommand(): Promise<number> {

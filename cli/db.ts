@@ -1,5 +1,6 @@
 import { compile, problems } from '../api/http/validation.ts';
-import { loadConfig, type Config } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
+import type { Config } from '../platform/config.ts';
 import { AppError } from '../platform/errors.ts';
 import { createLogger } from '../platform/log.ts';
 import { createPool, migrate, type Pool } from '../platform/postgres.ts';

@@ -9,7 +9,7 @@ import { createApiKey } from '../api/auth/api-keys.ts';
 import { ZoneStore } from '../processors/maritime/zones/index.ts';
 import { AisChannel } from '../ingest/ais-channel.ts';
 import { ingestRuntime } from '../ingest/runtime.ts';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger, type Logger } from '../platform/log.ts';
 import type { SecurityEvent } from '../schemas/event.ts';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../platform/log.ts';
 import { migrate } from '../platform/postgres.ts';
 

@@ -7,7 +7,7 @@ import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
 import { replayFile } from '../ingest/sources/file.ts';
 import { createCodec } from '../platform/codec/index.ts';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';

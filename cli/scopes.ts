@@ -1,6 +1,6 @@
 import { openApiDocument, scopeTable } from '../api/http/openapi.ts';
 import { apiRoutes } from '../app/v1-routes.ts';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { FEATURES } from '../app/features.ts';
 
 /** Prints the scope table of every /v1 endpoint (the README's table comes from here). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SETTINGS, loadConfig } from '../platform/config.ts';
+import { SETTINGS, loadConfig } from '../app/config.ts';
 import { createLogger } from '../platform/log.ts';
 import { FEATURES } from '../app/features.ts';
 import { startService } from '../app/service.ts';

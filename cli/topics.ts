@@ -1,4 +1,4 @@
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { KafkaAdmin } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicSpecs } from '../platform/topics.ts';

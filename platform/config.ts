@@ -1,5 +1,6 @@
-// Every setting of the service: one typed, documented entry each, read from PSS_* environment variables
-// and validated at start-up. The README's configuration table is generated from SETTINGS (`pss config`).
+// Settings: one typed, documented entry each, read from PSS_* environment variables and validated at
+// start-up. This file holds the mechanism and the plumbing's own settings; app/config.ts assembles every
+// module's table, and the README's configuration table is generated from it (`pss config`).
 
 export interface Setting<T> {
   env: string;
@@ -15,21 +16,21 @@ export class ConfigError extends Error {
   }
 }
 
-const str = (raw: string): string => {
+export const str = (raw: string): string => {
   if (raw.trim() === '') throw new Error('must not be empty');
   return raw;
 };
-const int = (min: number, max: number) => (raw: string): number => {
+export const int = (min: number, max: number) => (raw: string): number => {
   if (!/^-?\d+$/.test(raw.trim())) throw new Error(`must be an integer, got "${raw}"`);
   const n = Number(raw);
   if (n < min || n > max) throw new Error(`must be between ${min} and ${max}, got ${n}`);
   return n;
 };
-const oneOf = <T extends string>(...values: T[]) => (raw: string): T => {
+export const oneOf = <T extends string>(...values: T[]) => (raw: string): T => {
   if (!(values as string[]).includes(raw)) throw new Error(`must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 };
-const url = (protocols: string[]) => (raw: string): string => {
+export const url = (protocols: string[]) => (raw: string): string => {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -39,42 +40,23 @@ const url = (protocols: string[]) => (raw: string): string => {
   if (!protocols.includes(parsed.protocol)) throw new Error(`must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   return raw.replace(/\/$/, '');
 };
-const list = (raw: string): string[] => {
+export const list = (raw: string): string[] => {
   const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
   if (items.length === 0) throw new Error('must list at least one item');
   return items;
 };
-const hostPorts = (raw: string): string[] => {
+export const hostPorts = (raw: string): string[] => {
   const items = list(raw);
   for (const item of items) {
     if (!/^[\w.-]+:\d{1,5}$/.test(item)) throw new Error(`"${item}" is not host:port`);
   }
   return items;
 };
-const bool = (raw: string): boolean => {
+export const bool = (raw: string): boolean => {
   const v = raw.trim().toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw new Error(`must be true or false, got "${raw}"`);
-};
-/** A named network endpoint of an ingest source: `[name=]host:port`; the name defaults to `host:port`. */
-export interface Endpoint {
-  name: string;
-  host: string;
-  port: number;
-}
-const endpoints = (kind: string) => (raw: string): Endpoint[] => {
-  if (raw.trim() === '') return [];
-  const out: Endpoint[] = [];
-  for (const item of list(raw)) {
-    const match = /^(?:([\w.:-]+)=)?([\w.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(item);
-    const port = Number(match?.[3]);
-    if (!match || port > 65535) throw new Error(`"${item}" is not [name=]host:port`);
-    const host = (match[2] as string).replace(/^\[|\]$/g, '');
-    out.push({ name: match[1] ?? `${kind}:${host}:${port}`, host, port });
-  }
-  if (new Set(out.map((e) => e.name)).size !== out.length) throw new Error('source names must be unique');
-  return out;
 };
 const roles = (raw: string): Role[] => {
   const items = list(raw);
@@ -87,7 +69,8 @@ const roles = (raw: string): Role[] => {
 export const ROLES = ['ingest', 'processors', 'api'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const SETTINGS = {
+/** The settings of the plumbing every role shares; each module that has its own declares them beside it (ingest/settings.ts). */
+export const PLATFORM_SETTINGS = {
   environment: {
     env: 'PSS_ENVIRONMENT',
     description: 'Deployment environment: production, test or development. Selects the API key prefix (svc_live_, svc_test_, svc_dev_).',
@@ -226,129 +209,22 @@ export const SETTINGS = {
     default: '',
     parse: (raw: string) => (raw.trim() === '' ? '' : url(['http:', 'https:'])(raw)),
   },
-  aisTcpSources: {
-    env: 'PSS_AIS_TCP_SOURCES',
-    description: 'AIS receivers/aggregators to connect to over TCP, comma-separated `[name=]host:port` (the name becomes the report `source`, default `tcp:host:port`). Empty: none.',
-    default: '',
-    parse: endpoints('tcp'),
-  },
-  aisUdpSources: {
-    env: 'PSS_AIS_UDP_SOURCES',
-    description: 'UDP addresses to listen on for AIS NMEA datagrams, comma-separated `[name=]host:port` (e.g. `0.0.0.0:10110`). Empty: none.',
-    default: '',
-    parse: endpoints('udp'),
-  },
-  aisStrictTagBlocks: {
-    env: 'PSS_AIS_STRICT_TAG_BLOCKS',
-    description: 'Reject NMEA 4.0 tag blocks whose checksum is missing or wrong (true/false). Some real feeds write `*00` on every tag block.',
-    default: 'true',
-    parse: bool,
-  },
-  aisFragmentTimeoutMs: {
-    env: 'PSS_AIS_FRAGMENT_TIMEOUT_MS',
-    description: 'How long an incomplete multi-sentence AIS message waits for its other fragments before it is dead-lettered as orphan_fragment.',
-    default: '10000',
-    parse: int(100, 3_600_000),
-  },
-  aisMaxLineLength: {
-    env: 'PSS_AIS_MAX_LINE_LENGTH',
-    description: 'Longest NMEA line accepted, in characters (tag block, sentence and receiver fields together; bytes, for feeds read as latin1). Longer lines are dead-lettered as line_too_long with their first 4 KiB; a stream reader skips the rest of such a line. Real sentences are at most 82 characters.',
-    default: '4096',
-    parse: int(128, 1_048_576),
-  },
-  aisFragmentMaxBytes: {
-    env: 'PSS_AIS_FRAGMENT_MAX_BYTES',
-    description: 'Largest total size (characters) of the fragments one source holds while their messages are incomplete; beyond it the oldest incomplete messages are dead-lettered as orphan_fragment (the newest one is always kept). The ais.raw consumer holds up to 1,000 sources.',
-    default: '131072',
-    parse: int(1024, 1_073_741_824),
-  },
-  aisTcpReconnectMinMs: {
-    env: 'PSS_AIS_TCP_RECONNECT_MIN_MS',
-    description: 'First delay before reconnecting a lost TCP source; doubles on each failed attempt (with jitter).',
-    default: '500',
-    parse: int(10, 600_000),
-  },
-  aisTcpReconnectMaxMs: {
-    env: 'PSS_AIS_TCP_RECONNECT_MAX_MS',
-    description: 'Largest delay between TCP reconnect attempts.',
-    default: '30000',
-    parse: int(10, 3_600_000),
-  },
-  aisTcpIdleTimeoutMs: {
-    env: 'PSS_AIS_TCP_IDLE_TIMEOUT_MS',
-    description: 'A TCP source that sends nothing for this long is considered dead and reconnected. 0 disables.',
-    default: '120000',
-    parse: int(0, 3_600_000),
-  },
-  ingestRawConsumers: {
-    env: 'PSS_INGEST_RAW_CONSUMERS',
-    description: 'Run the consumers that decode/validate what other producers write to ais.raw and gate.readings.raw (true/false).',
-    default: 'true',
-    parse: bool,
-  },
-  ingestBatchRecords: {
-    env: 'PSS_INGEST_BATCH_RECORDS',
-    description: 'Ingest producer: a batch is sent as soon as it holds this many records.',
-    default: '2000',
-    parse: int(1, 100_000),
-  },
-  ingestLingerMs: {
-    env: 'PSS_INGEST_LINGER_MS',
-    description: 'Ingest producer: a partial batch is sent at the latest this long after its first record.',
-    default: '5',
-    parse: int(0, 10_000),
-  },
-  ingestMaxInFlight: {
-    env: 'PSS_INGEST_MAX_IN_FLIGHT',
-    description: 'Ingest producer: batches handed to Kafka and not yet acknowledged. 1 keeps per-MMSI order even when a send fails and is retried.',
-    default: '1',
-    parse: int(1, 16),
-  },
-  ingestMaxQueuedRecords: {
-    env: 'PSS_INGEST_MAX_QUEUED_RECORDS',
-    description: 'Ingest producer: records held and not yet acknowledged above which sources pause reading (TCP/file), UDP drops, HTTP waits. Bounds memory when Kafka is slow.',
-    default: '20000',
-    parse: int(100, 10_000_000),
-  },
-  ingestMaxItemBytes: {
-    env: 'PSS_INGEST_MAX_ITEM_BYTES',
-    description: 'Largest single input item: a record on ais.raw or gate.readings.raw, or a gate reading or decoded AIS report in an HTTP body (its JSON text). Larger items are dead-lettered as record_too_large (first 4 KiB kept). Keep it well below the broker\'s message.max.bytes (1 MiB by default): the record made from a report can hold its input twice.',
-    default: '262144',
-    parse: int(1024, 16_777_216),
-  },
-  ingestStuckAfterMs: {
-    env: 'PSS_INGEST_STUCK_AFTER_MS',
-    description: 'Ingest producer: /readyz reports ingest_producer as failing (503) while its oldest unacknowledged batch has waited longer than this.',
-    default: '30000',
-    parse: int(1_000, 3_600_000),
-  },
-  ingestHttpMaxItems: {
-    env: 'PSS_INGEST_HTTP_MAX_ITEMS',
-    description: 'Largest number of sentences, reports or gate readings in one HTTP ingest request.',
-    default: '10000',
-    parse: int(1, 1_000_000),
-  },
-  ingestHttpMaxBytes: {
-    env: 'PSS_INGEST_HTTP_MAX_BYTES',
-    description: 'Largest HTTP ingest request body in bytes.',
-    default: '5242880',
-    parse: int(1024, 1_073_741_824),
-  },
-  ingestHttpAckTimeoutMs: {
-    env: 'PSS_INGEST_HTTP_ACK_TIMEOUT_MS',
-    description: 'How long an HTTP ingest request waits for Kafka to acknowledge its records before answering 503 (the records are still produced later).',
-    default: '15000',
-    parse: int(100, 600_000),
-  },
 } as const satisfies Record<string, Setting<unknown>>;
 
-type Settings = typeof SETTINGS;
-export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> };
+/** The parsed values of a table of settings. */
+export type SettingsValues<T extends Record<string, Setting<unknown>>> = { [K in keyof T]: ReturnType<T[K]['parse']> };
 
-/** Reads and validates every setting; throws a ConfigError naming the first bad one. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Every setting of the service, as the roles see them. Modules add theirs by declaration merging (see
+ * ingest/settings.ts), and app/config.ts loads them all, so this layer knows no module's settings.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the interface exists to be merged into
+export interface Config extends SettingsValues<typeof PLATFORM_SETTINGS> {}
+
+/** Reads and validates a table of settings; throws a ConfigError naming the first bad one. */
+export function loadSettings<T extends Record<string, Setting<unknown>>>(table: T, env: NodeJS.ProcessEnv): SettingsValues<T> {
   const out: Record<string, unknown> = {};
-  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+  for (const [key, setting] of Object.entries(table) as [string, Setting<unknown>][]) {
     const raw = env[setting.env] ?? setting.default;
     if (raw === undefined) throw new ConfigError(setting.env, 'is required but not set');
     try {
@@ -357,5 +233,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(setting.env, (err as Error).message);
     }
   }
-  return out as Config;
+  return out as SettingsValues<T>;
 }

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { SETTINGS } from '../../platform/config.ts';
+import { PLATFORM_SETTINGS } from '../../platform/config.ts';
 import type { UpgradeHandler } from '../feature.ts';
 
-const DEFAULT_REQUEST_TIMEOUT_MS = SETTINGS.httpBodyTimeoutMs.parse(SETTINGS.httpBodyTimeoutMs.default);
+const DEFAULT_REQUEST_TIMEOUT_MS = PLATFORM_SETTINGS.httpBodyTimeoutMs.parse(PLATFORM_SETTINGS.httpBodyTimeoutMs.default);
 
 export interface HttpServer {
   server: http.Server;

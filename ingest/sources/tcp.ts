@@ -2,7 +2,7 @@
 // channel (which pauses the socket while Kafka is behind), and reconnects with exponential backoff when
 // the connection fails, closes, or stays silent longer than the idle timeout.
 import net from 'node:net';
-import type { Endpoint } from '../../platform/config.ts';
+import type { Endpoint } from '../settings.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { AisChannel } from '../ais-channel.ts';
 import { ingestMetrics } from '../metrics.ts';

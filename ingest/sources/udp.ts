@@ -3,7 +3,7 @@
 // sender would lose them to a full socket buffer anyway, and memory stays bounded.
 import dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import type { Endpoint } from '../../platform/config.ts';
+import type { Endpoint } from '../settings.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { AisChannel } from '../ais-channel.ts';
 import { ingestMetrics } from '../metrics.ts';

@@ -1,6 +1,7 @@
 // What integration tests use to reach the stack that test/support/global-setup.ts brought up.
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../platform/config.ts';
+import { loadConfig } from '../../app/config.ts';
+import type { Config } from '../../platform/config.ts';
 import { KafkaAdmin, KafkaConsumer, type InRecord, type KafkaOptions } from '../../platform/kafka.ts';
 import { createLogger, type Logger } from '../../platform/log.ts';
 import { topicNames } from '../../platform/topics.ts';

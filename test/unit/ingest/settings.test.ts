@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../platform/config.ts';
+import { loadConfig } from '../../../app/config.ts';
 
 describe('ingest settings', () => {
   it('reads named and unnamed TCP and UDP sources', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument, scopeTable, toOpenApi } from '../../../../api/http/openapi.ts';
 import { apiRoutes } from '../../../../app/v1-routes.ts';
 import { FEATURES } from '../../../../app/features.ts';
-import { loadConfig } from '../../../../platform/config.ts';
+import { loadConfig } from '../../../../app/config.ts';
 
 const config = loadConfig({});
 const routes = apiRoutes(FEATURES, config);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SETTINGS, loadConfig } from '../../../platform/config.ts';
+import { SETTINGS, loadConfig } from '../../../app/config.ts';
+import { ConfigError } from '../../../platform/config.ts';
 
 describe('loadConfig', () => {
   it('serves the local stack with defaults only', () => {

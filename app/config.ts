@@ -1,0 +1,15 @@
+// Every module's settings in one table: what `pss config` prints and what the service loads at start-up.
+import { INGEST_SETTINGS } from '../ingest/settings.ts';
+import { PLATFORM_SETTINGS, loadSettings, type Config, type SettingsValues } from '../platform/config.ts';
+
+export const SETTINGS = { ...PLATFORM_SETTINGS, ...INGEST_SETTINGS };
+
+// Config is assembled by declaration merging; this fails to compile when a module's merged settings are not in SETTINGS.
+type Loaded = SettingsValues<typeof SETTINGS>;
+const _everySettingLoaded: (config: Loaded) => Config = (config) => config;
+void _everySettingLoaded;
+
+/** Reads and validates every setting; throws a ConfigError naming the first bad one. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadSettings(SETTINGS, env);
+}
