@@ -9,6 +9,7 @@ import { AisRecords } from './ais-records.ts';
 import { jsonEncoder, type ValueEncoder } from './encoding.ts';
 import { ProducerQueue } from './producer-queue.ts';
 import { registryEncoder } from './schema-registry.ts';
+import { sendStaticFirst } from './static-first.ts';
 
 export interface IngestRuntime {
   config: Config;
@@ -19,9 +20,9 @@ export interface IngestRuntime {
   now: () => number;
 }
 
-export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>): ProducerQueue {
+export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer' | 'topics'>): ProducerQueue {
   return new ProducerQueue({
-    send: (records) => ctx.producer.send(records),
+    send: (records) => sendStaticFirst((group) => ctx.producer.send(group), records, ctx.topics.aisStatic),
     maxBatchRecords: ctx.config.ingestBatchRecords,
     lingerMs: ctx.config.ingestLingerMs,
     maxInFlight: ctx.config.ingestMaxInFlight,
