@@ -21,6 +21,12 @@ export interface AisChannelOptions {
   strictTagBlocks: boolean;
   fragmentTimeoutMs: number;
   now?: () => number;
+  /**
+   * A synthetic clock for recordings without per-line times (`pss replay --rate`, `pss demo`): called
+   * once per line, in order, for that line's receive time, which is also its report time when the line
+   * has none of its own. Fragment expiry then runs on it too. Without it, lines are received at `now()`.
+   */
+  lineTime?: () => number;
 }
 
 export class AisChannel extends Writable {
@@ -32,6 +38,8 @@ export class AisChannel extends Writable {
   readonly #expiry: NodeJS.Timeout;
   /** Added to the clock at the end of input, so every incomplete message expires at once. */
   #clockOffset = 0;
+  /** The receive time of the latest line, when `lineTime` gives them. */
+  #lineNow: number | undefined;
   #waiting = false;
 
   constructor(opts: AisChannelOptions) {
@@ -41,7 +49,7 @@ export class AisChannel extends Writable {
     const now = opts.now ?? Date.now;
     this.#decoder = createAisDecoder({
       source: opts.source,
-      now: () => now() + this.#clockOffset,
+      now: () => (this.#lineNow ?? now()) + this.#clockOffset,
       strictTagBlocks: opts.strictTagBlocks,
       fragmentTimeoutMs: opts.fragmentTimeoutMs,
     });
@@ -107,7 +115,11 @@ export class AisChannel extends Writable {
   #ingest(lines: string[]): void {
     if (lines.length === 0) return;
     const out: OutRecord[] = [];
-    for (const line of lines) this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
+    const lineTime = this.#opts.lineTime;
+    for (const line of lines) {
+      if (lineTime !== undefined) this.#lineNow = lineTime();
+      this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
+    }
     this.#tally.lines += lines.length;
     this.#tally.publish(this.#opts.kind);
     void this.#opts.queue.add(out);
