@@ -9,6 +9,7 @@ import { createApiKey } from '../api/auth/api-keys.ts';
 import { ZoneStore } from '../processors/maritime/zones/index.ts';
 import { AisChannel } from '../ingest/ais-channel.ts';
 import { ingestRuntime } from '../ingest/runtime.ts';
+import { SyntheticClock } from '../ingest/sources/replay-timing.ts';
 import { loadConfig } from '../app/config.ts';
 import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger, type Logger } from '../platform/log.ts';
@@ -54,8 +55,10 @@ async function seedZones(service: RunningService): Promise<void> {
 
 /**
  * Feeds the recording through the ingest path (decoder, validation, Kafka) with a compressed clock: the
- * recording has no per-line times, so each report is stamped with the demo clock, which runs COMPRESSION
- * times faster than the wall clock. Looped, stationary vessels keep reporting and dwell builds up.
+ * recording has no per-line times, so each line is stamped by a synthetic clock (as `pss replay --rate`
+ * does) whose rate makes one loop span the recording's four minutes of event time, fed in LOOP_SECONDS:
+ * event time runs COMPRESSION times faster than the wall clock. Looped, stationary vessels keep reporting
+ * and dwell builds up.
  */
 function replayLooped(service: RunningService, forMs: number): AbortController {
   const controller = new AbortController();
@@ -65,10 +68,10 @@ function replayLooped(service: RunningService, forMs: number): AbortController {
     // which may be ahead of the wall clock (event time runs faster here), so no report counts as late.
     const { rows } = await service.context.pool.query<{ last: Date | null }>('SELECT max(last_seen_at) AS last FROM maritime_vessel_state');
     const origin = Math.max(started, (rows[0]?.last?.getTime() ?? 0) + 60_000);
-    const demoNow = () => origin + (Date.now() - started) * COMPRESSION;
     const rt = ingestRuntime(service.context);
     const lines = (await readFile(RECORDING, 'latin1')).split(/\r?\n/);
-    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', queue: rt.queue, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, now: demoNow });
+    const clock = new SyntheticClock(origin, lines.filter((line) => line.trim() !== '').length / (LOOP_SECONDS * COMPRESSION));
+    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', queue: rt.queue, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, lineTime: () => clock.next() });
     const slices = LOOP_SECONDS * 4;
     const perSlice = Math.ceil(lines.length / slices);
     while (!controller.signal.aborted && Date.now() - started < forMs) {

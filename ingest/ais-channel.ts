@@ -25,6 +25,12 @@ export interface AisChannelOptions {
   /** Characters of fragments held while their messages are incomplete (decoder default otherwise). */
   maxPendingBytes?: number;
   now?: () => number;
+  /**
+   * A synthetic clock for recordings without per-line times (`pss replay --rate`, `pss demo`): called
+   * once per line, in order, for that line's receive time, which is also its report time when the line
+   * has none of its own. Fragment expiry then runs on it too. Without it, lines are received at `now()`.
+   */
+  lineTime?: () => number;
 }
 
 export class AisChannel extends Writable {
@@ -39,6 +45,8 @@ export class AisChannel extends Writable {
   #expiryDueMs = Number.POSITIVE_INFINITY;
   /** Added to the clock at the end of input, so every incomplete message expires at once. */
   #clockOffset = 0;
+  /** The receive time of the latest line, when `lineTime` gives them. */
+  #lineNow: number | undefined;
   #waiting = false;
 
   constructor(opts: AisChannelOptions) {
@@ -46,7 +54,7 @@ export class AisChannel extends Writable {
     this.#opts = opts;
     this.source = opts.source;
     const now = opts.now ?? Date.now;
-    this.#now = () => now() + this.#clockOffset;
+    this.#now = () => (this.#lineNow ?? now()) + this.#clockOffset;
     this.#decoder = createAisDecoder({
       source: opts.source,
       now: this.#now,
@@ -115,7 +123,11 @@ export class AisChannel extends Writable {
   #ingest(lines: string[]): void {
     if (lines.length === 0) return;
     const out: OutRecord[] = [];
-    for (const line of lines) this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
+    const lineTime = this.#opts.lineTime;
+    for (const line of lines) {
+      if (lineTime !== undefined) this.#lineNow = lineTime();
+      this.#opts.records.appendRecords(this.#decoder.push(line), out, this.#tally);
+    }
     this.#tally.lines += lines.length;
     this.#tally.publish(this.#opts.kind);
     void this.#opts.queue.add(out);

@@ -9,8 +9,8 @@ import { startAisRawConsumer, startGateRawConsumer } from './sources/raw-topics.
 import { TcpSource } from './sources/tcp.ts';
 import { UdpSource } from './sources/udp.ts';
 
-export function channelFor(rt: IngestRuntime, source: string, kind: string): AisChannel {
-  return new AisChannel({ source, kind, queue: rt.queue, records: rt.records, ...aisSettings(rt.config), now: rt.now });
+export function channelFor(rt: IngestRuntime, source: string, kind: string, lineTime?: () => number): AisChannel {
+  return new AisChannel({ source, kind, queue: rt.queue, records: rt.records, ...aisSettings(rt.config), now: rt.now, ...(lineTime ? { lineTime } : {}) });
 }
 
 export async function startIngest(ctx: ServiceContext): Promise<RunningRole> {

@@ -9,6 +9,7 @@ import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
 import { refusedRecordLetter } from './dead-letter.ts';
 import { ProducerQueue, type ProducerQueueOptions } from './producer-queue.ts';
+import { sendStaticFirst } from './static-first.ts';
 
 export interface IngestRuntime {
   config: Config;
@@ -19,9 +20,9 @@ export interface IngestRuntime {
   now: () => number;
 }
 
-export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
+export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer' | 'topics'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
   return new ProducerQueue({
-    send: (records) => ctx.producer.send(records),
+    send: (records) => sendStaticFirst((group) => ctx.producer.send(group), records, ctx.topics.aisStatic),
     maxBatchRecords: ctx.config.ingestBatchRecords,
     lingerMs: ctx.config.ingestLingerMs,
     maxInFlight: ctx.config.ingestMaxInFlight,

@@ -5,11 +5,14 @@
 //   reports:   decoded reports as in schemas/ais.ts; the ingest sets `source` and `received_at`, fills
 //              `kind` from msg_type, `raw` with the item's JSON and `reported_at` with the receive time
 //              when they are absent, then validates. A reported_at more than MAX_REPORTED_AHEAD_MS after
-//              the receive time is rejected as future_timestamp, as the decoder does for NMEA input.
+//              the receive time is rejected as future_timestamp, as the decoder does for NMEA input. A
+//              static report's `ship_type` gives its `ship_category` (and hazardous category) through the
+//              decoder's table, so authorization by vessel type treats JSON and NMEA input alike; a
+//              category that contradicts the code is rejected as report_invalid.
 import type { OutRecord } from '../../platform/kafka.ts';
 import { MAX_REPORTED_AHEAD_MS, type AisDecodeResult, type AisReport } from '../../schemas/ais.ts';
 import { AisTally, type AisOutcome, type AisRecords } from '../ais-records.ts';
-import { createAisDecoder } from '../ais/index.ts';
+import { createAisDecoder, describeShipType } from '../ais/index.ts';
 import { deadLetter } from '../dead-letter.ts';
 import { ItemLedger, type ItemsOutcome } from './items.ts';
 
@@ -82,7 +85,10 @@ export function reportItems(items: unknown[], ctx: AisItemsContext): ItemsOutcom
     } else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const report = completeReport(item as Record<string, unknown>, ctx.source, receivedAt, text);
       const future = futureDetail(report, receivedMs);
-      outcome = future === undefined ? ctx.records.report(report, tally) : ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: rawOf(report), source: ctx.source, station: stationOf(report), reason: 'future_timestamp', detail: future, at: receivedAt }), tally);
+      const contradiction = future === undefined ? shipTypeContradiction(report) : undefined;
+      if (future !== undefined) outcome = ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: rawOf(report), source: ctx.source, station: stationOf(report), reason: 'future_timestamp', detail: future, at: receivedAt }), tally);
+      else if (contradiction !== undefined) outcome = ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: rawOf(report), source: ctx.source, station: stationOf(report), reason: 'report_invalid', detail: contradiction, at: receivedAt }), tally);
+      else outcome = ctx.records.report(report, tally);
     } else {
       outcome = ctx.records.rejectInput(deadLetter({ feed: 'ais', raw: [text], source: ctx.source, reason: 'item_invalid', detail: 'a report must be a JSON object', at: receivedAt }), tally);
     }
@@ -99,11 +105,36 @@ function completeReport(item: Record<string, unknown>, source: string, receivedA
   return {
     ...item,
     kind,
+    ...(kind === 'static' ? shipTypeFields(item) : {}),
     source,
     received_at: receivedAt,
     reported_at: item.reported_at ?? receivedAt,
     raw: item.raw ?? [json],
   } as AisReport;
+}
+
+/** The categories the ship type code gives, where the report leaves them out (ingest/ais/ship-types.ts, as for NMEA). */
+function shipTypeFields(item: Record<string, unknown>): Record<string, unknown> {
+  const described = typeof item.ship_type === 'number' ? describeShipType(item.ship_type) : undefined;
+  if (described === undefined) return {}; // no code, or one the schema will refuse
+  const fields: Record<string, unknown> = {};
+  if (item.ship_category === undefined) fields.ship_category = described.category;
+  if (item.hazardous_category === undefined && described.hazardous_category !== undefined) fields.hazardous_category = described.hazardous_category;
+  return fields;
+}
+
+/** Why a static report's categories contradict its ship type code, or undefined when they agree (or there is no code). */
+function shipTypeContradiction(report: AisReport): string | undefined {
+  if (report.kind !== 'static' || typeof report.ship_type !== 'number') return undefined;
+  const described = describeShipType(report.ship_type);
+  if (described === undefined) return undefined;
+  if (report.ship_category !== described.category) {
+    return `ship_category ${JSON.stringify(report.ship_category)} contradicts ship_type ${report.ship_type} (${described.category}); leave ship_category out to have it derived`;
+  }
+  if (report.hazardous_category !== undefined && report.hazardous_category !== described.hazardous_category) {
+    return `hazardous_category ${JSON.stringify(report.hazardous_category)} contradicts ship_type ${report.ship_type} (${described.hazardous_category ?? 'none'})`;
+  }
+  return undefined;
 }
 
 /** Why a report's reported_at is too far ahead of its receive time, or undefined when it is not (an unparsable time is left to the schema). */

@@ -1,6 +1,7 @@
-// Pacing of `pss replay --speed N`: the recorded receive time of a line (NMEA 4.0 tag block `c:`, or a
-// Gatehouse `$PGHP` sentence) says when, relative to the first one, it should be fed again. Pure: the
-// caller supplies the clock and does the waiting.
+// Timing of `pss replay`. Pacing (`--speed N`): the recorded receive time of a line (NMEA 4.0 tag block
+// `c:`, or a Gatehouse `$PGHP` sentence) says when, relative to the first one, it should be fed again.
+// Event time of a recording without such times (`--rate N/s`): a synthetic clock of N lines per second.
+// Pure: the caller supplies the clock and does the waiting.
 import { isGatehouse, parseGatehouse } from '../ais/gatehouse.ts';
 import { parseTagBlock } from '../ais/tag-block.ts';
 
@@ -54,4 +55,60 @@ export class ReplayClock {
     this.#recordedAnchor = recordedMs;
     this.#lastRecorded = recordedMs;
   }
+}
+
+/** Every line gets its own millisecond: two reports of a vessel in one millisecond drop the second as not newer. */
+export const MAX_LINES_PER_SECOND = 1_000;
+
+/**
+ * `pss replay --rate N/s` (and `pss demo`): N lines per second of event time, for recordings without
+ * per-line times. `N`, `N/s`, `N/min` or `N/h`, at most MAX_LINES_PER_SECOND; undefined when the text is
+ * not such a rate.
+ */
+export function parseRate(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|sec|second|min|minute|h|hour))?\s*$/i.exec(text);
+  if (match === null) return undefined;
+  const unit = (match[2] ?? 's').toLowerCase();
+  const perSecond = Number(match[1]) / (unit.startsWith('h') ? 3_600 : unit.startsWith('m') ? 60 : 1);
+  return perSecond > 0 && perSecond <= MAX_LINES_PER_SECOND ? perSecond : undefined;
+}
+
+/**
+ * A synthetic receive clock: line i (0-based, in the order fed) is received at `originMs + i / rate`,
+ * in whole milliseconds. Deterministic: the same recording at the same rate from the same origin gets
+ * the same times however fast it is fed.
+ */
+export class SyntheticClock {
+  #next = 0;
+
+  constructor(
+    readonly originMs: number,
+    readonly linesPerSecond: number,
+  ) {
+    if (!(linesPerSecond > 0 && linesPerSecond <= MAX_LINES_PER_SECOND)) throw new RangeError(`the rate must be above 0 and at most ${MAX_LINES_PER_SECOND} lines a second`);
+  }
+
+  /** The time of line `index`. */
+  at(index: number): number {
+    return this.originMs + Math.floor((index * 1000) / this.linesPerSecond);
+  }
+
+  /** The time of the next line fed. */
+  next(): number {
+    return this.at(this.#next++);
+  }
+}
+
+/** How many lines `hasRecordedTimes` looks at. */
+export const TIME_PROBE_LINES = 1_000;
+
+/** Whether any of the first TIME_PROBE_LINES non-empty lines carries a recorded time. */
+export function hasRecordedTimes(lines: Iterable<string>): boolean {
+  let seen = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    if (recordedTimeMs(line) !== undefined) return true;
+    if (++seen >= TIME_PROBE_LINES) break;
+  }
+  return false;
 }

@@ -1,7 +1,9 @@
 // The maritime zone processor: a consumer group on ais.positions. Per batch it loads the states of
-// vessels it has not seen since the last rebalance, evaluates (evaluate-batch.ts, pure), stores changed
-// states and new events in one transaction, wakes the event relay, and only then lets the consumer commit
-// offsets. A crash anywhere replays the batch into the same state and the same event ids.
+// vessels it has not seen since the last rebalance (meanwhile the vessel directory catches up with the
+// static data produced before the batch: README maritime decisions), evaluates (evaluate-batch.ts,
+// pure), stores changed states and new events in one transaction, wakes the event relay, and only then
+// lets the consumer commit offsets. A crash anywhere replays the batch into the same state and the same
+// event ids.
 // Offsets do not wait for the events to reach the topic: once committed they are in the outbox, and the
 // relay (events/relay.ts) delivers them, after a crash too; waiting would tie the batch to the broker's
 // produce latency and gain no guarantee.
@@ -10,7 +12,7 @@ import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
 import { storeEvents } from '../../events/store.ts';
-import { needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
+import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, type ZoneRulesConfig } from './rules/config.ts';
 import type { VesselState } from './rules/vessel-state.ts';
@@ -24,6 +26,15 @@ const futurePositions = counter('pss_maritime_future_positions_total', 'Position
 const unreadable = counter('pss_maritime_unreadable_total', 'Records on the positions topic that the codec could not read');
 const stalledBatches = counter('pss_maritime_batch_timeouts_total', 'Batches that failed because a Postgres query timed out (each is retried)');
 const batchSeconds = histogram('pss_maritime_batch_seconds', 'Time to evaluate and store one batch', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+const staticWaitSeconds = histogram('pss_maritime_static_wait_seconds', 'Time a batch waited for the vessel directory to read ais.static up to its end offsets', [], [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2]);
+const staticWaitExceeded = counter('pss_maritime_static_wait_exceeded_total', 'Batches evaluated before the vessel directory had read ais.static up to its end offsets (wait bound passed, or offsets unavailable)');
+
+/**
+ * How long a batch waits for the vessel directory to read the static reports produced before its
+ * positions. Past it the batch is evaluated anyway (counted and logged); what the directory learns later
+ * re-evaluates the vessels it concerns (evaluate-batch.ts `learned`).
+ */
+const STATIC_WAIT_BOUND_MS = 2_000;
 
 /** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
 const HOUSEKEEPING_EVERY_MS = 10_000;
@@ -114,7 +125,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       v.partitionOf.set(position.mmsi, partition);
       if (!v.states.has(position.mmsi) && !v.absent.has(position.mmsi)) unknown.add(position.mmsi);
     }
-    const loaded = await loadVesselStates(ctx.pool, [...unknown]);
+    const [loaded] = await Promise.all([loadVesselStates(ctx.pool, [...unknown]), staticDataCurrent()]);
     for (const mmsi of unknown) {
       const state = loaded.get(mmsi);
       if (state === undefined) {
@@ -122,11 +133,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
         continue;
       }
       v.states.set(mmsi, state);
-      v.checkpoints.set(mmsi, { zones: JSON.stringify(state.zones), lastSeenAt: state.last_seen_at });
+      v.checkpoints.set(mmsi, checkpointOf(state, JSON.stringify(state.zones)));
     }
 
     const snapshot = catalog.snapshot;
-    const outcome = evaluatePositions(items, v.states, snapshot, directory, rules);
+    const outcome = evaluatePositions(items, v.states, snapshot, directory, rules, directory.takeLearned());
     for (const [partition, watermark] of outcome.watermarks) {
       if (watermark > (v.watermarks.get(partition) ?? 0)) v.watermarks.set(partition, watermark);
     }
@@ -149,7 +160,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
         continue;
       }
       due.push(state);
-      written.set(state.mmsi, { zones, lastSeenAt: state.last_seen_at });
+      written.set(state.mmsi, checkpointOf(state, zones));
     }
     const fresh =
       due.length === 0 && events.length === 0
@@ -168,6 +179,17 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     latePositions.inc(outcome.late);
     futurePositions.inc(outcome.future);
     batchSeconds.observe((performance.now() - started) / 1000);
+  }
+
+  /** Static reports produced before this batch's positions are in the directory before they are evaluated. */
+  async function staticDataCurrent(): Promise<void> {
+    const started = performance.now();
+    const current = await directoryRole.current(STATIC_WAIT_BOUND_MS);
+    const waited = performance.now() - started;
+    staticWaitSeconds.observe(waited / 1000);
+    if (current) return;
+    staticWaitExceeded.inc();
+    log.warn({ waited_ms: Math.round(waited) }, 'vessel directory behind ais.static; batch evaluated without its newest static data');
   }
 
   async function parsePositions(records: InRecord[]): Promise<PartitionedPosition[]> {

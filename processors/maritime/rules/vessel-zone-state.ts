@@ -2,7 +2,7 @@ import type { RuleZone, ZoneRulesConfig } from './config.ts';
 import { dwellPolicy } from './dwell-policy.ts';
 import { newVesselState, newZonePresence, type Presence, type VesselState, type ZonePresence } from './vessel-state.ts';
 import type { ZoneEventIntent } from './zone-event-intents.ts';
-import { advanceZone, closeForSilence, type Intents } from './zone-presence.ts';
+import { advanceZone, alertFlags, closeForSilence, reauthorize, type Intents } from './zone-presence.ts';
 
 /**
  * One AIS position for the zone rules: the report plus what the zone index found for it.
@@ -92,6 +92,45 @@ export function expire(
     return now_ms - p.exited_at <= dwellPolicy(zone, config).reset_window_ms;
   });
   return { state: state.zones.length === 0 ? undefined : state, intents: intents ?? NO_INTENTS };
+}
+
+/** Static data known for a vessel (the vessel directory's entry). */
+export type VesselFacts = NonNullable<ZoneObservation['vessel']>;
+
+/**
+ * Static data learned for a vessel after its latest report was evaluated: the name and type are kept, and
+ * a type that differs from the one that report was evaluated with re-evaluates the vessel's authorization
+ * in every zone it is in or near, at that report's time (see `reauthorize`). Pure, like `step`: the same
+ * state and facts give the same intents with the same keys, whether the adapter applies them as soon as
+ * the directory learns them or at the vessel's next report.
+ *
+ * `changed` is false when the facts add nothing (the state is then untouched).
+ */
+export function learnVessel(
+  state: VesselState,
+  facts: VesselFacts,
+  zones: ReadonlyMap<string, RuleZone>,
+  config: ZoneRulesConfig,
+): { changed: boolean; intents: readonly ZoneEventIntent[] } {
+  const name = facts.name || state.vessel_name;
+  const type = facts.category || state.vessel_type;
+  if (name === state.vessel_name && type === state.vessel_type) return { changed: false, intents: NO_INTENTS };
+  const typeChanged = type !== state.vessel_type;
+  const before = typeChanged ? state.zones.map((p) => flagsIn(zones.get(p.zone_id), state)) : [];
+  state.vessel_name = name;
+  state.vessel_type = type;
+  let intents: Intents = null;
+  if (typeChanged) {
+    state.zones.forEach((p, i) => {
+      const zone = zones.get(p.zone_id);
+      if (zone !== undefined && zone.active) intents = reauthorize(state, p, zone, before[i] as number, config, intents);
+    });
+  }
+  return { changed: true, intents: intents ?? NO_INTENTS };
+}
+
+function flagsIn(zone: RuleZone | undefined, vessel: VesselState): number {
+  return zone === undefined ? 0 : alertFlags(zone, vessel, vessel.last_seen_at);
 }
 
 function closeSilentStays(vessel: VesselState, zones: ReadonlyMap<string, RuleZone>, intents: Intents): Intents {

@@ -13,6 +13,7 @@ import {
 import { alertStatusOf, visitDwellMs, type AlertStatus, type Fix, type VesselState, type ZonePresence } from './vessel-state.ts';
 
 export type ZoneEventType = Extract<EventType, 'zone_entry' | 'zone_exit' | 'zone_approach' | 'dwell_threshold' | 'dwell_escalation'>;
+export type EntryReason = 'entered' | 'alerting_started' | 'authorized';
 
 /**
  * The spec's Event (schemas/event.ts) without what the adapter owns (`id` = hash of `key`,
@@ -52,9 +53,10 @@ export interface ZoneEventMetadata {
   entered_at: string | null;
   /**
    * zone_entry: `entered`, or `alerting_started` when a vessel already inside begins to alert (the
-   * schedule came into force, or its authorization was withdrawn).
+   * schedule came into force, or its authorization was withdrawn), or `authorized` when a vessel type
+   * learned after the entry authorizes a vessel that was alerting (the record that its alert was not needed).
    */
-  reason?: 'entered' | 'alerting_started';
+  reason?: EntryReason;
   /** zone_entry: dwell carried over from earlier stays of this visit (re-entry within the reset window). */
   carried_over_minutes?: number;
   /** zone_exit: `left` (confirmed by reports) or `signal_lost` (closed by `expire`). */
@@ -75,14 +77,19 @@ export function isAlerting(flags: number): boolean {
   return flags === SCHEDULE_ACTIVE;
 }
 
-/** zone_entry at the report that entered (or at which an inside vessel began to alert). */
+/**
+ * zone_entry at the report that entered (or at which an inside vessel began to alert). `learned`: the
+ * vessel's type became known (or changed) after that report was evaluated; the key then names the type,
+ * so it differs from the entry evaluated at the same report.
+ */
 export function entryIntent(
   zone: RuleZone,
   vessel: VesselState,
   p: ZonePresence,
   at_ms: number,
   flags: number,
-  reason: 'entered' | 'alerting_started',
+  reason: EntryReason,
+  learned = false,
 ): ZoneEventIntent {
   const alerting = isAlerting(flags);
   const metadata = baseMetadata(zone, vessel, p, vessel, at_ms, flags, zone.alert_level);
@@ -90,21 +97,37 @@ export function entryIntent(
   if (p.carried_ms > 0) metadata.carried_over_minutes = wholeMinutes(p.carried_ms);
   const verb = reason === 'entered' ? 'entered' : 'is in';
   const why = alerting ? '' : unalertedWhy(flags);
+  const key = eventKey('zone_entry', zone.id, vessel.mmsi, at_ms);
   return {
-    key: eventKey('zone_entry', zone.id, vessel.mmsi, at_ms),
+    key: learned ? learnedKey(key, vessel) : key,
     type: 'zone_entry',
     category: 'maritime',
     severity: alerting ? severityOfAlertLevel(zone.alert_level) : 'low',
     timestamp: iso(at_ms),
     title: `${vesselLabel(vessel)} ${verb} ${zone.type} zone ${zone.name}${why}`,
-    description:
-      reason === 'entered'
-        ? `Entered at ${iso(at_ms)}${p.carried_ms > 0 ? `; ${metadata.carried_over_minutes} min of dwell carried over from a stay that ended within the reset window` : ''}.`
-        : `Inside since ${iso(p.entered_at ?? at_ms)}; alerting from ${iso(at_ms)}, when the zone's schedule was in force and the vessel not authorized.`,
+    description: entryDescription(vessel, p, at_ms, reason, learned, metadata.carried_over_minutes),
     location: { lat: vessel.lat, lng: vessel.lon, zone: zone.name },
     requires_action: alerting && requiresActionAt(zone.alert_level),
     metadata,
   };
+}
+
+function entryDescription(vessel: VesselState, p: ZonePresence, at_ms: number, reason: EntryReason, learned: boolean, carried: number | undefined): string {
+  if (reason === 'entered') {
+    return `Entered at ${iso(at_ms)}${carried !== undefined ? `; ${carried} min of dwell carried over from a stay that ended within the reset window` : ''}.`;
+  }
+  const since = `Inside since ${iso(p.entered_at ?? at_ms)}`;
+  if (reason === 'authorized') {
+    return `${since}; authorized as ${vessel.vessel_type ?? 'its type'}, learned from static data after the entry was evaluated: no alerts for this vessel here from ${iso(at_ms)}.`;
+  }
+  return learned
+    ? `${since}; alerting from ${iso(at_ms)}: its vessel type (${vessel.vessel_type ?? 'unknown'}), learned from static data after the entry was evaluated, is not authorized here.`
+    : `${since}; alerting from ${iso(at_ms)}, when the zone's schedule was in force and the vessel not authorized.`;
+}
+
+/** The key of an event found by re-evaluating a report with a vessel type learned later: names the type. */
+function learnedKey(key: string, vessel: VesselState): string {
+  return `${key}:vessel_type=${vessel.vessel_type ?? ''}`;
 }
 
 /**
@@ -142,14 +165,15 @@ export function exitIntent(
   };
 }
 
-/** zone_approach (buffer pre-alert) at the first report within the buffer. */
-export function approachIntent(zone: RuleZone, vessel: VesselState, p: ZonePresence, at_ms: number, flags: number): ZoneEventIntent {
+/** zone_approach (buffer pre-alert) at the first report within the buffer; `learned` as for entryIntent. */
+export function approachIntent(zone: RuleZone, vessel: VesselState, p: ZonePresence, at_ms: number, flags: number, learned = false): ZoneEventIntent {
   const level = bufferAlertLevel(zone);
   const metadata = baseMetadata(zone, vessel, p, vessel, at_ms, flags, level);
   const distance = zone.buffer?.distance_meters;
   if (distance !== undefined) metadata.buffer_distance_meters = distance;
+  const key = eventKey('zone_approach', zone.id, vessel.mmsi, at_ms);
   return {
-    key: eventKey('zone_approach', zone.id, vessel.mmsi, at_ms),
+    key: learned ? learnedKey(key, vessel) : key,
     type: 'zone_approach',
     category: 'maritime',
     severity: severityOfAlertLevel(level),

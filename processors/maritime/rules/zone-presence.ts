@@ -77,6 +77,34 @@ export function closeForSilence(vessel: VesselState, p: ZonePresence, zone: Rule
   return intents;
 }
 
+/**
+ * The vessel's type became known, or changed, after its latest report was evaluated with `flags_before`
+ * (the vessel's new facts are already applied): re-evaluate that report, at its own time.
+ *   inside, now alerting:     the alert it would have had (zone_entry `alerting_started`; rungs count from here)
+ *   inside, now authorized:   a low zone_entry `authorized` recording that its alert was not needed;
+ *                             rungs wait, as for any authorized vessel
+ *   in the buffer, now alerting: the pre-alert it would have had
+ * Keys name the learned type, so they differ from the events evaluated at the same report.
+ */
+export function reauthorize(
+  vessel: VesselState,
+  p: ZonePresence,
+  zone: RuleZone,
+  flags_before: number,
+  config: ZoneRulesConfig,
+  intents: Intents,
+): Intents {
+  const t = vessel.last_seen_at;
+  const flags = alertFlags(zone, vessel, t);
+  if (flags === flags_before) return intents;
+  if (p.presence === 'in_buffer') return isAlerting(flags) ? push(intents, approachIntent(zone, vessel, p, t, flags, true)) : intents;
+  if (p.presence !== 'inside') return intents;
+  if (isAlerting(flags)) return checkDwell(vessel, p, zone, dwellPolicy(zone, config), flags, intents, true);
+  if (!isAlerting(flags_before) || !config.record_unalerted_presence) return intents;
+  p.recorded = true;
+  return push(intents, entryIntent(zone, vessel, p, t, flags, 'authorized', true));
+}
+
 /** Authorization and schedule at `at_ms`, as AUTHORIZED | SCHEDULE_ACTIVE bits. */
 export function alertFlags(zone: RuleZone, vessel: VesselState, at_ms: number): number {
   return (
@@ -130,6 +158,7 @@ function checkDwell(
   policy: DwellPolicy,
   known_flags: number,
   intents: Intents,
+  learned = false,
 ): Intents {
   const t = vessel.last_seen_at;
   let flags = known_flags;
@@ -138,7 +167,7 @@ function checkDwell(
     if (!isAlerting(flags)) return intents;
     p.alert_from_ms = visitDwellMs(p, t);
     p.recorded = true;
-    intents = push(intents, entryIntent(zone, vessel, p, t, flags, 'alerting_started'));
+    intents = push(intents, entryIntent(zone, vessel, p, t, flags, 'alerting_started', learned));
   }
   const rungs = policy.rungs_ms;
   const next = rungs[p.rungs_fired];

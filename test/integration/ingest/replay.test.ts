@@ -1,4 +1,4 @@
-// `pss replay FILE [--speed N | --fast]`: the same pipeline as a live source, from a recorded log.
+// `pss replay FILE [--speed N | --fast] [--rate N/s]`: the same pipeline as a live source, from a recorded log.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,10 +61,46 @@ describe('pss replay', () => {
     expect(run.stdout).toContain('"dma-replay"');
   }, 60_000);
 
+  it('stamps a recording without per-line times at --rate N/s of event time, and says it has no times', async () => {
+    // The DMA Copenhagen recording has no tag blocks and no $PGHP: four minutes of traffic, bare sentences.
+    const timeless = fileURLToPath(new URL('real-nmea-dma-copenhagen-oresund.txt', AIS_FIXTURES));
+    const lines = readFileSync(timeless, 'latin1').split(/\r?\n/).filter((l) => l.trim() !== '');
+    const positionsOf = (ls: string[]) => ls.flatMap((l) => createAisDecoder({ source: 'x', now: Date.now }).push(l)).filter((r) => r.kind === 'position').length;
+    const { prefix, vars } = env();
+    const run = await pss(['replay', timeless, '--fast', '--rate', '50/s'], vars);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/has no per-line times .*stamped 50 per second of event time \(--rate\)/);
+
+    const records = (await readTopic(`${prefix}ais.positions`, positionsOf(lines))).map((r) => valueOf(r) as { raw: string[]; reported_at: string; received_at: string });
+    expect(records).toHaveLength(positionsOf(lines));
+    // Line i is received (and, having no time of its own, reported) at origin + i x 20 ms.
+    const once = lines.filter((l, i) => lines.indexOf(l) === i && lines.lastIndexOf(l) === i);
+    const stamped = records
+      .filter((r) => r.raw.length === 1 && once.includes(r.raw[0] as string))
+      .map((r) => ({ line: lines.indexOf(r.raw[0] as string), at: Date.parse(r.reported_at), received: Date.parse(r.received_at) }))
+      .sort((a, b) => a.line - b.line);
+    expect(stamped.length).toBeGreaterThan(300);
+    const origin = (stamped[0] as { line: number; at: number }).at - (stamped[0] as { line: number }).line * 20;
+    expect(stamped.filter((s) => s.at !== origin + s.line * 20 || s.received !== s.at)).toEqual([]);
+    // About four minutes of event time in all: nothing of it squeezed into the decode time.
+    expect((stamped.at(-1) as { at: number }).at - origin).toBeGreaterThan(0.9 * lines.length * 20);
+  }, 60_000);
+
+  it('warns that a recording without times is stamped with its decode time when no --rate is given', async () => {
+    const timeless = fileURLToPath(new URL('real-nmea-dma-copenhagen-oresund.txt', AIS_FIXTURES));
+    const run = await pss(['replay', timeless, '--fast'], env().vars);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('has no per-line times');
+    expect(run.stderr).toContain('Give --rate N/s');
+  }, 60_000);
+
   it('explains its usage when the arguments are wrong', async () => {
     // Exits before touching Kafka, so no topics are created for this prefix.
     const run = await pss(['replay', LOG, '--speed', '0'], { PSS_TOPIC_PREFIX: 'unused.' });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('usage: pss replay FILE');
+    const badRate = await pss(['replay', LOG, '--fast', '--rate', 'quickly'], { PSS_TOPIC_PREFIX: 'unused.' });
+    expect(badRate.code).toBe(2);
+    expect(badRate.stderr).toContain('--rate N/s');
   });
 });

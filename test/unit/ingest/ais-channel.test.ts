@@ -87,4 +87,17 @@ describe('the AIS channel', () => {
     expect(sent).toHaveLength(1);
     expect(valueOf(sent[0]!)).toMatchObject({ reason: 'orphan_fragment' });
   });
+  it('stamps each line by a synthetic clock when one is given, for recordings without times (issue 8, defect 11)', async () => {
+    const sent: OutRecord[] = [];
+    const queue = new ProducerQueue({ send: async (r) => void sent.push(...r), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log: createLogger('silent') });
+    let line = 0;
+    const ch = new AisChannel({ source: 'unit', kind: 'replay', queue, records: new AisRecords(topicNames(''), jsonCodec), strictTagBlocks: true, fragmentTimeoutMs: 1_000, now: () => 0, lineTime: () => 1_700_000_000_000 + 20 * line++ });
+    // One write: every line is decoded at once, yet each gets its own time; a two-line message its last line's.
+    ch.write(`${POSITION}\n${STATIC[0]}\n${STATIC[1]}\n${POSITION}\n`);
+    await new Promise((r) => setImmediate(r));
+    await queue.flush();
+    const times = sent.map((r) => valueOf(r) as { reported_at: string; received_at: string });
+    expect(times.map((t) => t.received_at)).toEqual([0, 40, 60].map((ms) => new Date(1_700_000_000_000 + ms).toISOString()));
+    expect(times.every((t) => t.reported_at === t.received_at)).toBe(true);
+  });
 });

@@ -6,7 +6,7 @@ import type { InRecord } from '../../../../platform/kafka.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { readTopic } from '../../../support/ingest.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
-import { unique, withAdmin } from '../../../support/stack.ts';
+import { consumeUntil, unique, withAdmin } from '../../../support/stack.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { valueOf } from '../../../support/codec.ts';
 
@@ -73,6 +73,13 @@ describe('HTTP ingest', () => {
     expect(bad.json.error.details.rejected).toEqual([{ index: 1, reason: 'report_invalid', detail: expect.stringContaining('/lon must be <= 180') }]);
     const positions = (await readTopic(`${prefix}ais.positions`, 4)).map(value);
     expect(positions.filter((p) => p.mmsi === 244730001)).toHaveLength(2);
+  });
+
+  it('derives the vessel category of a decoded static report from its ship type, as for NMEA', async () => {
+    const res = await call(url('/ingest/ais'), sensor.key, { method: 'POST', json: { reports: [{ msg_type: 5, mmsi: 244730052, name: 'HARBOUR TUG', ship_type: 52 }] } });
+    expect(res.status).toBe(202);
+    const tug = (records: InRecord[]) => records.map(value).find((s) => s.mmsi === 244730052);
+    expect(tug(await consumeUntil(`${prefix}ais.static`, (seen) => tug(seen) !== undefined, { timeoutMs: 15_000 }))).toMatchObject({ ship_type: 52, ship_category: 'tug', name: 'HARBOUR TUG' });
   });
 
   it('answers 202 for a gate reading, with the ISO 6346 finding, keyed by gate', async () => {

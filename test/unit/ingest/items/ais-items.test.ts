@@ -114,4 +114,25 @@ describe('HTTP AIS decoded reports', () => {
     expect(answer.rejected).toEqual([{ index: 0, reason: 'future_timestamp', detail: expect.any(String) }]);
     expect(answer.accepted.map((a) => a.index)).toEqual([1]);
   });
+  it('derives ship_category and hazardous_category from ship_type with the NMEA table, so vessel_types authorization applies', () => {
+    const base = { msg_type: 5, mmsi: 219000052, name: 'HARBOUR TUG', reported_at: '2024-01-01T00:00:00Z' };
+    const { answer, records } = reportItems([{ ...base, ship_type: 52 }, { ...base, mmsi: 219000073, ship_type: 73 }, { ...base, mmsi: 219000024, msg_type: 24, part: 'A' }], ctx);
+    expect(answer.accepted.map((a) => a.index)).toEqual([0, 1, 2]);
+    const values = records.map((r) => valueOf(r) as Record<string, unknown>);
+    expect(records.map((r) => r.topic)).toEqual(['ais.static', 'ais.static', 'ais.static']);
+    expect(values[0]).toMatchObject({ ship_type: 52, ship_category: 'tug' });
+    expect(values[0]).not.toHaveProperty('hazardous_category');
+    expect(values[1]).toMatchObject({ ship_type: 73, ship_category: 'cargo', hazardous_category: 'C' });
+    expect(values[2]).not.toHaveProperty('ship_category');
+  });
+
+  it('keeps a category that agrees with ship_type and rejects one that contradicts it', () => {
+    const base = { msg_type: 5, mmsi: 219000052, reported_at: '2024-01-01T00:00:00Z', ship_type: 52 };
+    const { answer } = reportItems([{ ...base, ship_category: 'tug' }, { ...base, ship_category: 'pilot' }, { ...base, ship_type: 0 }], ctx);
+    expect(answer.accepted.map((a) => a.index)).toEqual([0]);
+    expect(answer.rejected).toEqual([
+      { index: 1, reason: 'report_invalid', detail: expect.stringContaining('ship_category "pilot" contradicts ship_type 52 (tug)') },
+      { index: 2, reason: 'report_invalid', detail: expect.stringContaining('ship_type') },
+    ]);
+  });
 });

@@ -95,3 +95,34 @@ describe('evaluatePositions', () => {
     expect(expireSilent(states, (mmsi) => watermarks.get(partitionOf.get(mmsi)!), snapshot, config).events).toEqual([]);
   });
 });
+
+describe('evaluatePositions: static data learned after a vessel\'s report', () => {
+  const berth: StoredZone = { ...zone, id: 'zone_tugs', name: 'Tug berth', type: 'restricted', authorized_vessels: [{ vessel_types: ['tug'] }] };
+  const tugs: ZoneSnapshot = { index: ZoneIndex.build([berth]), rules: new Map([[berth.id, berth]]), version: '1' };
+  const config = DEFAULT_ZONE_RULES_CONFIG;
+  const entered = () => {
+    const states = new Map<number, VesselState>();
+    const directory = new VesselDirectory();
+    const first = evaluatePositions([on(0, position(7, at(0), 12.6, 55.7))], states, tugs, directory, config);
+    expect(first.events.map((e) => [e.type, e.severity])).toEqual([['zone_entry', 'high']]);
+    directory.apply({ mmsi: 7, name: 'LATE TUG', ship_category: 'tug' });
+    return { states, directory };
+  };
+
+  it('re-evaluates a vessel it holds as soon as the directory learns its type, without a report of the vessel', () => {
+    const { states, directory } = entered();
+    const outcome = evaluatePositions([], states, tugs, directory, config, directory.takeLearned());
+    expect(outcome.events.map((e) => [e.type, e.severity, e.timestamp, e.source_device, e.metadata.reason])).toEqual([
+      ['zone_entry', 'low', at(0).toISOString(), 'ais-static', 'authorized'],
+    ]);
+    expect(outcome.changed.map((s) => [s.mmsi, s.vessel_name, s.vessel_type])).toEqual([[7, 'LATE TUG', 'tug']]);
+  });
+
+  it('re-evaluates at the vessel\'s next report what it did not hold then, with the same event id', () => {
+    const eager = entered();
+    const learnedAtOnce = evaluatePositions([], eager.states, tugs, eager.directory, config, eager.directory.takeLearned()).events;
+    const lazy = entered();
+    const atNextReport = evaluatePositions([on(0, position(7, at(1), 12.6, 55.7))], lazy.states, tugs, lazy.directory, config).events;
+    expect(atNextReport.map((e) => e.id)).toEqual(learnedAtOnce.map((e) => e.id));
+  });
+});
