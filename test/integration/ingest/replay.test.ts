@@ -51,14 +51,16 @@ describe('pss replay', () => {
     expect(new Set(positions.map((r) => (valueOf(r) as { source: string }).source))).toEqual(new Set(['replay:real-nmea-dma-gatehouse-2013-03-18.txt']));
   }, 60_000);
 
-  it('keeps the recorded timing at --speed N: 21 s of $PGHP time take about 21/N seconds', async () => {
-    const { vars } = env();
+  it('keeps the recorded timing at --speed N: 21 s of $PGHP time are produced over about 21/N seconds', async () => {
+    const { prefix, vars } = env();
     const run = await pss(['replay', LOG, '--speed', '10', '--source', 'dma-replay'], vars);
     expect(run.code).toBe(0);
-    const fast = await pss(['replay', LOG, '--fast'], env().vars);
-    // 2.1 s of pacing on top of the start-up and shutdown time of a plain fast run.
-    expect(run.ms - fast.ms).toBeGreaterThan(1_500);
     expect(run.stdout).toContain('"dma-replay"');
+    // Measured on the records' own append times, so the start-up time of the process (which varies with the
+    // machine's load) does not enter: 2.1 s of pacing, of which the first and last position span most.
+    const positions = await readTopic(`${prefix}ais.positions`, expectedPositions);
+    const times = positions.map((r) => Number(r.timestamp));
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(1_500);
   }, 60_000);
 
   it('stamps a recording without per-line times at --rate N/s of event time, and says it has no times', async () => {
