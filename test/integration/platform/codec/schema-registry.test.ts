@@ -6,11 +6,11 @@ import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sentenceItems } from '../../../ingest/items/ais-items.ts';
-import { frame } from '../../../platform/codec/wire-format.ts';
-import { vesselPositionSchema } from '../../../schemas/ais.ts';
-import { ingestHarness, readTopic, type IngestHarness } from '../../support/ingest.ts';
-import { testRegistry, type TestRegistry } from '../../support/schema-registry.ts';
+import { sentenceItems } from '../../../../ingest/items/ais-items.ts';
+import { frame } from '../../../../platform/codec/wire-format.ts';
+import { vesselPositionSchema } from '../../../../schemas/ais.ts';
+import { ingestHarness, readTopic, type IngestHarness } from '../../../support/ingest.ts';
+import { testRegistry, type TestRegistry } from '../../../support/schema-registry.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const BAD_CHECKSUM = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*05';

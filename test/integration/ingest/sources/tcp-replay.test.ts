@@ -3,14 +3,14 @@
 // every bad sentence is on the dead-letter topic with its reason.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AisChannel } from '../../../ingest/ais-channel.ts';
-import { createAisDecoder, createLineSplitter } from '../../../ingest/ais/index.ts';
-import { TcpSource } from '../../../ingest/sources/tcp.ts';
-import type { InRecord } from '../../../platform/kafka.ts';
-import type { AisDecodeResult } from '../../../schemas/ais.ts';
-import { AIS_FIXTURES, aisFixtureLogs, allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../support/ingest.ts';
-import { testLog } from '../../support/stack.ts';
-import { valueOf as decoded } from '../../support/codec.ts';
+import { AisChannel } from '../../../../ingest/ais-channel.ts';
+import { createAisDecoder, createLineSplitter } from '../../../../ingest/ais/index.ts';
+import { TcpSource } from '../../../../ingest/sources/tcp.ts';
+import type { InRecord } from '../../../../platform/kafka.ts';
+import type { AisDecodeResult } from '../../../../schemas/ais.ts';
+import { AIS_FIXTURES, aisFixtureLogs, allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../../support/ingest.ts';
+import { testLog } from '../../../support/stack.ts';
+import { valueOf as decoded } from '../../../support/codec.ts';
 
 const SOURCE = 'tcp-replay-test';
 const FRAGMENT_TIMEOUT_MS = 1_000;

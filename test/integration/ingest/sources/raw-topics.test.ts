@@ -1,14 +1,14 @@
 // Direct production: other producers write raw NMEA lines to ais.raw and unvalidated readings to
 // gate.readings.raw; the ingest role's consumer groups decode / validate them like every other path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../app/service.ts';
-import { ingestFeature } from '../../../app/features.ts';
-import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
-import { topicNames, topicSpecs } from '../../../platform/topics.ts';
-import { reading } from '../../support/gate-readings.ts';
-import { readTopic } from '../../support/ingest.ts';
-import { testConfig, testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
-import { valueOf } from '../../support/codec.ts';
+import { startService, type RunningService } from '../../../../app/service.ts';
+import { ingestFeature } from '../../../../app/features.ts';
+import { KafkaProducer, type InRecord } from '../../../../platform/kafka.ts';
+import { topicNames, topicSpecs } from '../../../../platform/topics.ts';
+import { reading } from '../../../support/gate-readings.ts';
+import { readTopic } from '../../../support/ingest.ts';
+import { testConfig, testKafka, testLog, unique, withAdmin } from '../../../support/stack.ts';
+import { valueOf } from '../../../support/codec.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 const STATIC = ['!AIVDM,2,1,9,B,55R3Vn82=ILTQ3KKS>1<D60Dq@E918U<F222221J1`?164vc03S1CCAD,0*2A', '!AIVDM,2,2,9,B,`88888888888880,2*76'];
