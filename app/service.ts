@@ -12,7 +12,7 @@ import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import type { Logger } from '../platform/log.ts';
 import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
-import { kafkaCheck, postgresCheck } from '../platform/readiness.ts';
+import { consumersCheck, kafkaCheck, postgresCheck } from '../platform/readiness.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -70,6 +70,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
         readiness: {
           postgres: postgresCheck(pool),
           kafka: kafkaCheck(kafka),
+          consumers: consumersCheck(kafka),
           ...(relay ? { event_relay: () => relay.check() } : {}),
           ...Object.assign({}, ...features.map((f) => f.readiness?.(context) ?? {})),
         },

@@ -309,7 +309,25 @@ class StreamFeed {
   }
 }
 
+/**
+ * A consumer that has not finished a batch (failing and retrying, or not returning), or has not had a
+ * working stream, for this long is stuck: /readyz names it (consumersCheck in readiness.ts).
+ */
+export const CONSUMER_STUCK_AFTER_MS = 60_000;
+
+/** The running consumers of each service (keyed by its Kafka options), for its readiness check. */
+const consumersOf = new WeakMap<KafkaOptions, Set<KafkaConsumer>>();
+
+/** What is stuck among the consumers started with these options: one line per stuck consumer. */
+export function stuckConsumers(kafka: KafkaOptions, now = Date.now()): string[] {
+  return [...(consumersOf.get(kafka) ?? [])].flatMap((c) => c.stuck(now) ?? []);
+}
+
 export class KafkaConsumer {
+  readonly #kafka: KafkaOptions;
+  /** Since when the current batch (or the stream) has been without success; undefined while all is well. */
+  #troubleSince: number | undefined;
+  #trouble = '';
   readonly #consumer: Consumer<string, Buffer, string, string>;
   readonly #opts: Required<ConsumerOptions>;
   readonly #log: Logger;
@@ -321,6 +339,7 @@ export class KafkaConsumer {
 
   constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
     this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, ...opts };
+    this.#kafka = kafka;
     this.#log = kafka.log.child({ consumer: opts.groupId });
     this.#consumer = new Consumer({
       clientId: `${kafka.clientId}-${opts.groupId}`,
@@ -350,6 +369,9 @@ export class KafkaConsumer {
   /** Starts consuming; `stop` drains the in-flight batch. */
   async run(handler: BatchHandler): Promise<void> {
     this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+    const running = consumersOf.get(this.#kafka) ?? new Set<KafkaConsumer>();
+    running.add(this);
+    consumersOf.set(this.#kafka, running);
     this.#done = this.#loop(handler);
   }
 
@@ -381,12 +403,14 @@ export class KafkaConsumer {
         // one, which resumes from the committed offsets, rather than stalling the partitions for good.
         const delay = Math.min(30_000, 500 * 2 ** Math.min(reopenAttempt++, 6));
         this.#log.error({ err: feed.failure, retry_in_ms: delay }, 'kafka consumer stream failed; reopening');
+        this.#troubled('its stream failed and is being reopened');
         await feed.stream.close().catch(() => undefined);
         await this.#sleep(delay);
         if (stopping.aborted) break;
         try {
           if (isOffsetOutOfRange(feed.failure)) await this.#resetOutOfRange();
           this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+          this.#troubleSince = undefined;
         } catch (err) {
           this.#log.error({ err }, 'kafka consumer stream could not be reopened');
         }
@@ -399,6 +423,18 @@ export class KafkaConsumer {
       await this.#commit(batch, held);
       if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();
     }
+  }
+
+  /** Why this consumer is stuck, when it has been without success for CONSUMER_STUCK_AFTER_MS; else undefined. */
+  stuck(now = Date.now()): string | undefined {
+    const since = this.#troubleSince;
+    if (since === undefined || now - since < CONSUMER_STUCK_AFTER_MS) return undefined;
+    return `consumer ${this.#opts.groupId}: ${this.#trouble} for ${Math.round((now - since) / 1000)} s`;
+  }
+
+  #troubled(what: string): void {
+    this.#troubleSince ??= Date.now();
+    this.#trouble = what;
   }
 
   /**
@@ -437,10 +473,13 @@ export class KafkaConsumer {
 
   async #handleUntilDone(batch: Msg[], handler: BatchHandler): Promise<Map<string, bigint>> {
     const records = batch.map(toInRecord);
+    this.#troubled(`a batch of ${records.length} records has not finished`);
     for (let attempt = 1; ; attempt++) {
       try {
         const held = new Map<string, bigint>();
-        for (const r of (await handler(records)) ?? []) {
+        const handled = (await handler(records)) ?? [];
+        this.#troubleSince = undefined;
+        for (const r of handled) {
           const key = partitionKey(r.topic, r.partition);
           const known = held.get(key);
           if (known === undefined || r.offset < known) held.set(key, r.offset);
@@ -449,6 +488,7 @@ export class KafkaConsumer {
       } catch (err) {
         const delay = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
         this.#log.warn({ err, attempt, delay_ms: delay, records: records.length }, 'batch failed; retrying');
+        this.#troubled(`a batch of ${records.length} records has failed ${attempt} times (last: ${(err as Error).message})`);
         await this.#sleep(delay);
         if (this.#stopping.signal.aborted) throw new Error('consumer stopped before the batch succeeded; it will be redelivered');
       }
@@ -489,6 +529,7 @@ export class KafkaConsumer {
   }
 
   async stop(): Promise<void> {
+    consumersOf.get(this.#kafka)?.delete(this);
     this.#stopping.abort();
     this.#feed?.stream.resume();
     this.#feed?.wake();

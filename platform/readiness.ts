@@ -1,5 +1,5 @@
 import { recentTimeout, type Pool } from './postgres.ts';
-import { KafkaAdmin, type KafkaOptions } from './kafka.ts';
+import { KafkaAdmin, stuckConsumers, type KafkaOptions } from './kafka.ts';
 import { withDeadline } from './deadline.ts';
 
 export interface DependencyStatus {
@@ -49,5 +49,13 @@ export function kafkaCheck(opts: KafkaOptions): ReadinessCheck {
     } finally {
       await admin.close().catch(() => undefined);
     }
+  };
+}
+
+/** Every consumer of the service finishes its batches: one failing or hanging for a minute is named (kafka.ts). */
+export function consumersCheck(opts: KafkaOptions): ReadinessCheck {
+  return async () => {
+    const stuck = stuckConsumers(opts);
+    if (stuck.length > 0) throw new Error(`stuck: ${stuck.join('; ')}`);
   };
 }

@@ -1,6 +1,6 @@
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
+import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, stuckConsumers, type InRecord } from '../../../platform/kafka.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
 import { consumeUntil, testKafka, unique, withAdmin } from '../../support/stack.ts';
 
@@ -51,6 +51,32 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     const seen = await readGroup(unique('group'), big, 3_000);
     expect(seen).toHaveLength(3_000);
     await withAdmin((admin) => admin.deleteTopics([big]));
+  });
+
+  it('reports a consumer whose batch keeps failing as stuck after a minute, and well again once it succeeds (readiness)', async () => {
+    const failing = unique('stuck');
+    await withAdmin((admin) => admin.ensureTopics([{ name: failing, key: 'k', partitions: 1, config: {}, description: '' }]));
+    await producer.send([{ topic: failing, key: 'k', value: 'poison' }]);
+    const kafka = testKafka();
+    const consumer = new KafkaConsumer(kafka, { groupId: unique('group'), topics: [failing] });
+    let attempts = 0;
+    let healthy = false;
+    await consumer.run(async () => {
+      attempts++;
+      if (!healthy) throw new Error('postgres is down');
+    });
+    try {
+      await expect.poll(() => attempts, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      const later = Date.now() + CONSUMER_STUCK_AFTER_MS + 1_000;
+      expect(stuckConsumers(kafka, Date.now())).toEqual([]);
+      expect(stuckConsumers(kafka, later)).toEqual([expect.stringMatching(/has failed \d+ times \(last: postgres is down\)/)]);
+      healthy = true;
+      await expect.poll(() => stuckConsumers(kafka, Date.now() + CONSUMER_STUCK_AFTER_MS + 1_000), { timeout: 30_000 }).toEqual([]);
+    } finally {
+      await consumer.stop();
+      await withAdmin((admin) => admin.deleteTopics([failing]));
+    }
+    expect(stuckConsumers(kafka, Date.now() + 10 * CONSUMER_STUCK_AFTER_MS)).toEqual([]);
   });
 
   it('a reader that commits nothing leaves no offsets behind: its group reads from the start again', async () => {
