@@ -226,6 +226,12 @@ export const SETTINGS = {
     default: '',
     parse: (raw: string) => (raw.trim() === '' ? '' : url(['http:', 'https:'])(raw)),
   },
+  eventRetentionDays: {
+    env: 'PSS_EVENT_RETENTION_DAYS',
+    description: 'Days a stored security event (with its operator changes) is kept, counted from when it was stored; older ones are deleted hourly, in batches, by every api instance. 0 keeps events forever.',
+    default: '365',
+    parse: int(0, 36_500),
+  },
   aisTcpSources: {
     env: 'PSS_AIS_TCP_SOURCES',
     description: 'AIS receivers/aggregators to connect to over TCP, comma-separated `[name=]host:port` (the name becomes the report `source`, default `tcp:host:port`). Empty: none.',
