@@ -5,13 +5,24 @@ import type { Pool } from '../platform/postgres.ts';
 import { EVENT_SEVERITIES, type SecurityEvent } from '../schemas/event.ts';
 import type { EventFilter } from './event-filter.ts';
 
+/** What a `zone` filter matches: events naming one of these zones (lower case), or carrying one of these zone ids. */
+export interface ZoneMatch {
+  names: string[];
+  ids: string[];
+}
+
 export interface EventListSql {
-  /** The page: `body` of each event, in the requested order. */
+  /** The page: `body` of each event, in the requested order (and `total` of all matches when totalInPage). */
   page: string;
   pageParams: unknown[];
   /** How many events match, ignoring the page. */
   count: string;
   countParams: unknown[];
+  /**
+   * A search counts its matches in the page's own scan (count(*) OVER ()): its index read is the costly
+   * part and is done once. Other filters count from an index alone, cheaper than ranking every match.
+   */
+  totalInPage: boolean;
 }
 
 /** Spec: critical > high > medium > low; the same numbers as event_severity_rank() (migration 0011). */
@@ -19,21 +30,25 @@ export function severityRank(severity: (typeof EVENT_SEVERITIES)[number]): numbe
   return EVENT_SEVERITIES.indexOf(severity) + 1;
 }
 
-/** Builds the two statements of a list query. Pure; the text depends only on which filters are present. */
-export function eventListSql(filter: EventFilter): EventListSql {
+/**
+ * Builds the two statements of a list query. Pure; the text depends only on which filters are present.
+ * Both select from security_events alone, unless a filter concerns what operators change: then from
+ * security_events_current, whose join keeps PostgreSQL from answering from an index alone. The page
+ * picks its ids (and sort keys) first and reads the bodies as operators see them for those only.
+ */
+export function eventListSql(filter: EventFilter, zone?: ZoneMatch): EventListSql {
   const params: unknown[] = [];
   const p = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
+  const operatorFields = filter.requiresAction !== undefined || filter.incidentId !== undefined || filter.assignedTo !== undefined;
+  const source = operatorFields ? 'security_events_current' : 'security_events';
   const where = [`e.occurred_at >= ${p(filter.start, 'timestamptz')}`, `e.occurred_at <= ${p(filter.end, 'timestamptz')}`];
-
   if (filter.categories) where.push(`e.category = ANY(${p(filter.categories, 'text[]')})`);
   if (filter.severities) where.push(`event_severity_rank(e.severity) = ANY(${p(filter.severities.map(severityRank), 'smallint[]')})`);
   if (filter.sourceModule !== undefined) where.push(`e.source_module = ${p(filter.sourceModule, 'text')}`);
-  if (filter.zone !== undefined) {
-    // A name matches events that carry it, and the zone's id (so events from before a rename); an id
-    // matches events that carry it, and the zone's name (events from modules that know only names).
-    const zone = p(filter.zone, 'text');
-    where.push(`(lower(e.zone) = ANY(ARRAY(SELECT lower(${zone}) UNION SELECT lower(name) FROM zones WHERE id = ${zone}))
-       OR e.zone_id = ANY(ARRAY(SELECT ${zone} UNION SELECT id FROM zones WHERE lower(name) = lower(${zone}))))`);
+  if (zone) {
+    // The view names the zone id; on the table it is the indexed expression itself.
+    const zoneId = operatorFields ? 'e.zone_id' : `(e.body->'metadata'->>'zone_id')`;
+    where.push(`(lower(e.zone) = ANY(${p(zone.names, 'text[]')}) OR ${zoneId} = ANY(${p(zone.ids, 'text[]')}))`);
   }
   if (filter.requiresAction !== undefined) where.push(`e.requires_action = ${p(filter.requiresAction, 'boolean')}`);
   if (filter.incidentId !== undefined) {
@@ -50,23 +65,45 @@ export function eventListSql(filter: EventFilter): EventListSql {
   }
   if (filter.searchWords) where.push(`e.search @@ event_search_query(${p(filter.searchWords, 'text[]')})`);
 
-  const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
-  const keys = filter.sort === 'severity' ? ['event_severity_rank(e.severity)', 'e.occurred_at', 'e.id'] : ['e.occurred_at', 'e.id'];
   const conditions = where.join('\n   AND ');
-  const count = `SELECT count(*)::bigint AS n FROM security_events_current AS e\n WHERE ${conditions}`;
+  const count = `SELECT count(*)::bigint AS n FROM ${source} AS e\n WHERE ${conditions}`;
   const countParams = [...params];
+  const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
+  const keys = (t: string) => (filter.sort === 'severity' ? [`event_severity_rank(${t}.severity)`, `${t}.occurred_at`, `${t}.id`] : [`${t}.occurred_at`, `${t}.id`]);
+  const orderBy = (t: string) => keys(t).map((k) => `${k} ${direction}`).join(', ');
   const limit = p(filter.perPage, 'int');
   const offset = p((filter.page - 1) * filter.perPage, 'bigint');
-  const page = `SELECT e.body FROM security_events_current AS e\n WHERE ${conditions}\n ORDER BY ${keys.map((k) => `${k} ${direction}`).join(', ')}\n LIMIT ${limit} OFFSET ${offset}`;
-  return { page, pageParams: params, count, countParams };
+  const totalInPage = filter.searchWords !== undefined;
+  const page = `SELECT c.body${totalInPage ? ', p.total' : ''} FROM (
+   SELECT e.id, e.occurred_at, e.severity${totalInPage ? ', count(*) OVER () AS total' : ''} FROM ${source} AS e
+    WHERE ${conditions}
+    ORDER BY ${orderBy('e')}
+    LIMIT ${limit} OFFSET ${offset}
+ ) AS p JOIN security_events_current AS c ON c.id = p.id
+ ORDER BY ${orderBy('p')}`;
+  return { page, pageParams: params, count, countParams, totalInPage };
 }
 
-/** One page of events and the number of all that match, read at the same time on two connections. */
+/**
+ * A zone filter's value as names and ids: itself as either, plus the threat zone it names or identifies.
+ * So a zone's id finds events that only name it, and its name finds events from before a rename.
+ */
+async function zoneMatch(pool: Pool, zone: string): Promise<ZoneMatch> {
+  const { rows } = await pool.query<{ name: string; id: string }>('SELECT name, id FROM zones WHERE id = $1 OR lower(name) = lower($1)', [zone]);
+  return { names: [...new Set([zone, ...rows.map((r) => r.name)].map((n) => n.toLowerCase()))], ids: [...new Set([zone, ...rows.map((r) => r.id)])] };
+}
+
+/** One page of events and the number of all that match (read at the same time, on two connections, unless the page counts). */
 export async function listEvents(pool: Pool, filter: EventFilter): Promise<{ events: SecurityEvent[]; total: number }> {
-  const sql = eventListSql(filter);
-  const [page, count] = await Promise.all([
-    pool.query<{ body: SecurityEvent }>(sql.page, sql.pageParams),
-    pool.query<{ n: string }>(sql.count, sql.countParams),
-  ]);
-  return { events: page.rows.map((r) => r.body), total: Number(count.rows[0]?.n ?? 0) };
+  // The zone is looked up first so the planner sees the names and ids it estimates index reads with.
+  const sql = eventListSql(filter, filter.zone === undefined ? undefined : await zoneMatch(pool, filter.zone));
+  const count = async () => Number((await pool.query<{ n: string }>(sql.count, sql.countParams)).rows[0]?.n ?? 0);
+  if (sql.totalInPage) {
+    const page = await pool.query<{ body: SecurityEvent; total: string }>(sql.page, sql.pageParams);
+    // A page past the end has no row to carry the total.
+    const total = page.rows[0] ? Number(page.rows[0].total) : filter.page === 1 ? 0 : await count();
+    return { events: page.rows.map((r) => r.body), total };
+  }
+  const [page, total] = await Promise.all([pool.query<{ body: SecurityEvent }>(sql.page, sql.pageParams), count()]);
+  return { events: page.rows.map((r) => r.body), total };
 }

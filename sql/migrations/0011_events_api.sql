@@ -16,23 +16,31 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
   SELECT (CASE severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 END)::smallint
 $$;
 
--- The query of GET /v1/events?search=: every word (letters and digits, split by the API) must match as a
--- prefix, in English (stemmed) or as written ('simple'). Words are passed as an array, never as query text.
+-- The query of GET /v1/events?search=: every word must match, in English (stemmed: "breaches" finds
+-- "breach") or as written ('simple': names, ids, stop words). The last word also matches as a word's
+-- beginning ("crown scand" finds "Crown of Scandinavia"), as search-as-you-type boxes do (Algolia's
+-- prefixLast), when it is a plain word of 3 or more letters or digits: a prefix match reads every index
+-- entry it covers, which for earlier words or a one-digit prefix costs far more than it finds. The API
+-- splits the search into words (events/event-filter.ts) and passes them as an array, never as query text.
 CREATE FUNCTION event_search_query(words text[]) RETURNS tsquery
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
   q tsquery;
   word text;
+  operand text;
   stemmed tsquery;
   written tsquery;
   one tsquery;
 BEGIN
-  FOREACH word IN ARRAY words LOOP
-    -- quote_literal makes the word one operand; to_tsquery('english') of a stop word is empty, and
+  FOR i IN 1 .. coalesce(array_length(words, 1), 0) LOOP
+    word := words[i];
+    operand := quote_literal(word)
+      || CASE WHEN i = array_length(words, 1) AND char_length(word) >= 3 AND word !~ '[._-]' THEN ':*' ELSE '' END;
+    -- quote_literal makes the word one operand. to_tsquery('english') of a stop word is empty, and
     -- `empty || x` is x, so "of" still finds "Crown of Scandinavia" through 'simple'. A word whose stem is
     -- itself ("crown") is looked up once, not twice.
-    stemmed := to_tsquery('english', quote_literal(word) || ':*');
-    written := to_tsquery('simple', quote_literal(word) || ':*');
+    stemmed := to_tsquery('english', operand);
+    written := to_tsquery('simple', operand);
     one := CASE WHEN stemmed = written THEN written ELSE stemmed || written END;
     q := CASE WHEN q IS NULL THEN one ELSE q && one END;
   END LOOP;
@@ -54,7 +62,9 @@ CREATE INDEX security_events_search_idx ON security_events USING gin (search);
 DROP INDEX security_events_occurred_idx;
 CREATE INDEX security_events_time_idx ON security_events (occurred_at, id) INCLUDE (requires_action);
 -- (category, occurred_at DESC) from 0004 stays.
-CREATE INDEX security_events_rank_idx ON security_events (event_severity_rank(severity), occurred_at, id);
+-- INCLUDE (severity): PostgreSQL reads an expression index without the table only when it holds the
+-- column the expression is computed from, and counting a severity filter should not read the table.
+CREATE INDEX security_events_rank_idx ON security_events (event_severity_rank(severity), occurred_at, id) INCLUDE (severity);
 CREATE INDEX security_events_source_module_idx ON security_events (source_module, occurred_at);
 -- `zone` is a zone name or id: names case-insensitively (threat zone names are unique that way), ids
 -- through the zone id an event carries in metadata (the maritime processor's metadata.zone_id).

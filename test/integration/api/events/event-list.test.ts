@@ -318,6 +318,11 @@ describe('GET /v1/events against the stored rows', () => {
     expect(await ids('12.5 seconds')).toEqual(titled('12.5 seconds'));
     expect(await ids('"seal" (broken)')).toEqual(titled('seal broken'));
     expect(await ids('crown breach')).toEqual([]);
+    // Only the last word is a beginning (as in search-as-you-type): an earlier one must be whole.
+    expect(await ids('scand crown')).toEqual([]);
+    // A search counts in its page's scan; a page past the end still knows the total.
+    const past = await call(url(inWindow({ search: 'crown', per_page: '10', page: '99' })), reader);
+    expect(past.json).toMatchObject({ data: [], pagination: { page: 99, total_items: titled('crown').length, has_next: false, has_previous: true } });
     // And with the other filters.
     const q = inWindow({ search: 'camera', category: 'perimeter', sort: 'severity' });
     const served = (await allPages(q, 200)).events.map((e) => e.id);
