@@ -19,8 +19,8 @@ export interface EventListSql {
   count: string;
   countParams: unknown[];
   /**
-   * A search counts its matches in the page's own scan (count(*) OVER ()): its index read is the costly
-   * part and is done once. Other filters count from an index alone, cheaper than ranking every match.
+   * A search counts its matches in the page's own statement: its index read is the costly part and is
+   * done once. Other filters count from an index alone, cheaper than ranking every match.
    */
   totalInPage: boolean;
 }
@@ -41,6 +41,28 @@ export function eventListSql(filter: EventFilter, zone?: ZoneMatch): EventListSq
   const p = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
   const operatorFields = filter.requiresAction !== undefined || filter.incidentId !== undefined || filter.assignedTo !== undefined;
   const source = operatorFields ? 'security_events_current' : 'security_events';
+  const conditions = whereClauses(filter, zone, operatorFields, p).join('\n   AND ');
+  const count = `SELECT count(*)::bigint AS n FROM ${source} AS e\n WHERE ${conditions}`;
+  const countParams = [...params];
+
+  const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
+  const keys = (t: string) => (filter.sort === 'severity' ? [`event_severity_rank(${t}.severity)`, `${t}.occurred_at`, `${t}.id`] : [`${t}.occurred_at`, `${t}.id`]);
+  const orderBy = (t: string) => keys(t).map((k) => `${k} ${direction}`).join(', ');
+  const limit = p(filter.perPage, 'int');
+  const offset = p((filter.page - 1) * filter.perPage, 'bigint');
+  const totalInPage = filter.searchWords !== undefined;
+  const pick = `SELECT e.id, e.occurred_at, e.severity FROM ${source} AS e\n    WHERE ${conditions}`;
+  const bodies = `) AS p JOIN security_events_current AS c ON c.id = p.id\n ORDER BY ${orderBy('p')}`;
+  // The search's matches are gathered once (through the text index: MATERIALIZED keeps the LIMIT from
+  // tempting the planner into reading the whole window in time order), then counted and paged.
+  const page = totalInPage
+    ? `WITH matches AS MATERIALIZED (\n   ${pick}\n )\nSELECT c.body, (SELECT count(*) FROM matches) AS total FROM (\n   SELECT * FROM matches AS e ORDER BY ${orderBy('e')} LIMIT ${limit} OFFSET ${offset}\n ${bodies}`
+    : `SELECT c.body FROM (\n   ${pick}\n    ORDER BY ${orderBy('e')}\n    LIMIT ${limit} OFFSET ${offset}\n ${bodies}`;
+  return { page, pageParams: params, count, countParams, totalInPage };
+}
+
+/** One condition per filter, over `e` (the table, or the view when `operatorFields`); values through `p`. */
+function whereClauses(filter: EventFilter, zone: ZoneMatch | undefined, operatorFields: boolean, p: (value: unknown, cast: string) => string): string[] {
   const where = [`e.occurred_at >= ${p(filter.start, 'timestamptz')}`, `e.occurred_at <= ${p(filter.end, 'timestamptz')}`];
   if (filter.categories) where.push(`e.category = ANY(${p(filter.categories, 'text[]')})`);
   if (filter.severities) where.push(`event_severity_rank(e.severity) = ANY(${p(filter.severities.map(severityRank), 'smallint[]')})`);
@@ -64,24 +86,7 @@ export function eventListSql(filter: EventFilter, zone?: ZoneMatch): EventListSq
                    UNION ALL SELECT event_id FROM event_triage WHERE assigned_to = ${operator} AND assigned_to <> '')`);
   }
   if (filter.searchWords) where.push(`e.search @@ event_search_query(${p(filter.searchWords, 'text[]')})`);
-
-  const conditions = where.join('\n   AND ');
-  const count = `SELECT count(*)::bigint AS n FROM ${source} AS e\n WHERE ${conditions}`;
-  const countParams = [...params];
-  const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
-  const keys = (t: string) => (filter.sort === 'severity' ? [`event_severity_rank(${t}.severity)`, `${t}.occurred_at`, `${t}.id`] : [`${t}.occurred_at`, `${t}.id`]);
-  const orderBy = (t: string) => keys(t).map((k) => `${k} ${direction}`).join(', ');
-  const limit = p(filter.perPage, 'int');
-  const offset = p((filter.page - 1) * filter.perPage, 'bigint');
-  const totalInPage = filter.searchWords !== undefined;
-  const page = `SELECT c.body${totalInPage ? ', p.total' : ''} FROM (
-   SELECT e.id, e.occurred_at, e.severity${totalInPage ? ', count(*) OVER () AS total' : ''} FROM ${source} AS e
-    WHERE ${conditions}
-    ORDER BY ${orderBy('e')}
-    LIMIT ${limit} OFFSET ${offset}
- ) AS p JOIN security_events_current AS c ON c.id = p.id
- ORDER BY ${orderBy('p')}`;
-  return { page, pageParams: params, count, countParams, totalInPage };
+  return where;
 }
 
 /**

@@ -79,7 +79,7 @@ export const eventListQuerySchema = {
     requires_action: { type: 'boolean' },
     incident_id: { type: 'string', minLength: 1, maxLength: 64 },
     assigned_to: { type: 'string', minLength: 1, maxLength: 128, description: 'Events assigned to this operator (an addition to the spec).' },
-    search: { type: 'string', minLength: 1, maxLength: 200, description: 'Words (letters and digits) that must all occur in the title or description, as words or word beginnings, in English or as written.' },
+    search: { type: 'string', minLength: 1, maxLength: 200, description: 'Words (letters and digits) that must all occur in the title or description, in English (stemmed) or as written; the last word of 3 or more characters also as a word\'s beginning.' },
     sort: { type: 'string', enum: EVENT_SORTS, default: 'timestamp', description: 'severity: critical > high > medium > low, ties by time.' },
     order: { type: 'string', enum: SORT_ORDERS, default: 'desc' },
     ...pageQueryProperties,
