@@ -48,10 +48,10 @@ describe('eventListSql', () => {
   it('counts a search in the page\'s own scan, and everything else apart', () => {
     const search = eventListSql({ ...base, searchWords: ['crown'] });
     expect(search.totalInPage).toBe(true);
-    expect(search.page).toMatch(/^WITH matches AS MATERIALIZED \(\n   SELECT e.id, e.occurred_at, e.severity FROM security_events AS e\n/);
+    expect(search.page).toMatch(/^WITH matches AS MATERIALIZED \(\n {3}SELECT e.id, e.occurred_at, e.severity FROM security_events AS e\n/);
     expect(search.page).toContain('SELECT c.body, (SELECT count(*) FROM matches) AS total FROM (\n   SELECT * FROM matches AS e ORDER BY e.occurred_at DESC, e.id DESC LIMIT $4::int OFFSET $5::bigint');
     expect(eventListSql(base).totalInPage).toBe(false);
-    expect(eventListSql(base).page).toMatch(/^SELECT c.body FROM \(\n   SELECT e.id, e.occurred_at, e.severity FROM security_events AS e\n/);
+    expect(eventListSql(base).page).toMatch(/^SELECT c.body FROM \(\n {3}SELECT e.id, e.occurred_at, e.severity FROM security_events AS e\n/);
   });
 
   it('ranks severities as event_severity_rank() does: low 1 to critical 4', () => {
