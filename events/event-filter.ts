@@ -6,7 +6,7 @@ import type { EventListQuery } from '../schemas/event-api.ts';
 /** Spec "Limits": the default time window is the 24 hours before its end. */
 const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A search of more words than this is refused: each is one index lookup. */
-export const MAX_SEARCH_WORDS = 16;
+const MAX_SEARCH_WORDS = 16;
 
 export interface EventFilter {
   start: Date;

@@ -12,7 +12,7 @@ import { readEvent } from './queries.ts';
 import { storeEvents } from './store.ts';
 
 /** The categories of the modules outside the service (spec "What the service does"); the others the service finds itself. */
-export const INTAKE_CATEGORIES: readonly EventCategory[] = ['perimeter', 'drone', 'system'];
+const INTAKE_CATEGORIES: readonly EventCategory[] = ['perimeter', 'drone', 'system'];
 export const INTAKE_TYPES = (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => INTAKE_CATEGORIES.includes(EVENT_TYPES[t].category));
 
 /** A client clock this far ahead is believed; further is a wrong clock (as ingest's future_timestamp). */
