@@ -2,8 +2,10 @@
 // Each capability adds itself here; nothing below app/ knows which features exist.
 import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
+import { eventRoutes } from '../api/events/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
+import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import type { Feature } from './feature.ts';
@@ -23,4 +25,7 @@ export const ingestFeature: Feature = {
 /** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
 export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature];
+/** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
+export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature];

@@ -126,7 +126,7 @@ export class EventRelay implements RelaySignal {
   async #publishBatch(client: PoolClient, minAgeMs: number): Promise<PendingEvent[]> {
     const pending = await claimPending(client, minAgeMs, this.#opts.batchSize);
     if (pending.length === 0) return pending;
-    await this.#opts.producer.send(pending.map((p) => eventRecord(this.#opts.codec, this.#opts.topic, p.event)));
+    await this.#opts.producer.send(pending.map((p) => eventRecord(this.#opts.codec, this.#opts.topic, p.event, p.change, p.revision)));
     await forgetPublished(client, pending.map((p) => p.event.id));
     return pending;
   }

@@ -118,7 +118,8 @@ function operationId(route: RouteDef): string {
 
 /**
  * Our schemas are written in the draft-07 dialect ajv validates; OpenAPI 3.1 uses JSON Schema 2020-12.
- * The one difference we use is tuples: `items: [..]` + `additionalItems` become `prefixItems` + `items`.
+ * The differences we use: tuples (`items: [..]` + `additionalItems` become `prefixItems` + `items`), and
+ * `dependencies` naming required fields, which 2020-12 calls `dependentRequired`.
  */
 export function toOpenApi(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toOpenApi);
@@ -128,6 +129,7 @@ export function toOpenApi(schema: unknown): unknown {
     if (key === '$schema' || key === '$id') continue;
     if (key === 'items' && Array.isArray(value)) out.prefixItems = value.map(toOpenApi);
     else if (key === 'additionalItems') out.items = toOpenApi(value);
+    else if (key === 'dependencies' && Object.values(value as object).every(Array.isArray)) out.dependentRequired = value;
     else out[key] = toOpenApi(value);
   }
   return out;

@@ -30,6 +30,7 @@
  * parameters and the query. A route without `body` that reads one itself (ingest) uses the same
  * functions. Helpers `sendData` / `sendList` write the spec's `data` /
  * `data + meta + pagination` shapes (schemas/common.ts has `dataOf`, `listOf`, `pageQueryProperties`).
+ * `check` adds rules the schemas cannot express to the same 422 (every problem in one answer).
  * Throw AppError for failures (platform/errors.ts); the error handler writes the spec's error body. `scopes: []` means
  * any valid credential; `public: true` means no credential at all (only the OpenAPI document).
  * For rules beyond the route's scopes (e.g. overriding a rejected transaction needs admin), call
@@ -88,8 +89,19 @@ export interface RouteSpec<B extends JSONSchema | undefined, Q extends JSONSchem
   params?: P;
   /** Body size limit in bytes; default BODY_LIMIT_BYTES. */
   bodyLimit?: number;
+  /**
+   * Rules the schemas cannot express, checked in the same pass as them so one 422 lists every problem.
+   * Gets the input as sent (it may have failed its schema), so it must not assume its shape.
+   */
+  check?: (input: CheckInput) => Problem[];
   responses: Record<number, ResponseSpec>;
   handler: (call: RouteCall<Infer<B>, Infer<Q>, Infer<P>>) => unknown;
+}
+
+export interface CheckInput {
+  body: unknown;
+  query: unknown;
+  params: unknown;
 }
 
 /** A route with its types erased, as kept in lists. */
@@ -105,6 +117,7 @@ export interface RouteDef {
   query?: JSONSchema;
   params?: JSONSchema;
   bodyLimit?: number;
+  check?: (input: CheckInput) => Problem[];
   responses: Record<number, ResponseSpec>;
   handler: (call: RouteCall<never, never, never>) => unknown;
 }
@@ -189,6 +202,7 @@ function chain(
     validators.params?.check(params, found);
     validators.query?.check(query, found);
     validators.body?.check(body, found);
+    found.push(...(route.check?.({ body, query, params }) ?? []));
     if (found.length > 0) throw validationError(found);
     const call: RouteCall<unknown, unknown, unknown> = {
       ctx, principal: res.locals.principal as Principal, body, query, params, requestId: String(res.locals.requestId), req, res,

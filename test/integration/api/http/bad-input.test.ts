@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, ingestFeature, maritimeFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, ingestFeature, maritimeFeature } from '../../../../app/features.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
@@ -26,6 +26,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/maritime/zones': { ...ZONE, name: 'Bad input zone 2' },
   'PUT /v1/maritime/zones/{zone_id}': ZONE,
   'PATCH /v1/maritime/zones/{zone_id}': { name: 'Bad input berth' },
+  'POST /v1/events': { type: 'fence_tamper', source_module: 'perimeter.bad-input', title: 'Fence sensor triggered', location: { zone: 'North fence' } },
+  'PATCH /v1/events/{event_id}': { assigned_to: 'duty.officer', incident_id: 'inc_1' },
 };
 
 const DEPTH = 100_000;
@@ -57,16 +59,20 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
     pathValues.zone_id = ((await zone.json()) as { data: { id: string } }).data.id;
     pathValues.key_id = (await svc.key(['events:read'])).id;
     pathValues.client_id = 'cli_0123456789abcdef';
+    const event = await call(`${svc.url}/v1/events`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/events'] });
+    expect(event.status).toBe(201);
+    pathValues.event_id = event.json.data.id;
   });
   afterAll(async () => {
     if (pathValues.zone_id) await call(`${svc.url}/v1/maritime/zones/${pathValues.zone_id}`, admin, { method: 'DELETE' });
+    await svc?.context.pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.bad-input'`);
     await svc?.stop();
     await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
   });

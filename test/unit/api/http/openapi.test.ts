@@ -58,6 +58,10 @@ describe('the OpenAPI document', () => {
       items: false,
     });
   });
+
+  it('turns draft-07 dependencies naming required fields into dependentRequired', () => {
+    expect(toOpenApi({ type: 'object', dependencies: { lat: ['lng'], lng: ['lat'] } })).toEqual({ type: 'object', dependentRequired: { lat: ['lng'], lng: ['lat'] } });
+  });
 });
 
 describe('the scope table', () => {
