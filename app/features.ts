@@ -4,8 +4,12 @@ import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
+import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
+import type { StreamHub } from '../delivery/stream/hub.ts';
 import { startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
 
 /** Authentication and credentials: /v1/auth/* and the OAuth server at {auth_url}/oauth. */
@@ -17,4 +21,27 @@ export const ingestFeature: Feature = { name: 'ingest', routes: ingestRoutes, in
 /** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
 export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature];
+/**
+ * The live event stream, GET {ws_url}/v1/events/stream: each API instance runs a hub that reads
+ * security.events itself and serves the WebSocket upgrades of its HTTP server. `clock` drives heartbeats
+ * and deadlines (tests pass their own).
+ */
+export function streamFeature(options: { clock?: Clock } = {}): Feature {
+  const hubs = new WeakMap<ServiceContext, StreamHub>();
+  const hubOf = (ctx: ServiceContext): StreamHub => {
+    let hub = hubs.get(ctx);
+    if (!hub) hubs.set(ctx, (hub = createStreamHub(ctx, options.clock)));
+    return hub;
+  };
+  return {
+    name: 'stream',
+    upgrades: (ctx) => [{ path: STREAM_PATH, handle: (req, socket, head) => hubOf(ctx).upgrade(req, socket, head) }],
+    api: async (ctx) => {
+      const hub = hubOf(ctx);
+      await hub.start();
+      return { name: 'event-stream', stop: () => hub.stop() };
+    },
+  };
+}
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, streamFeature()];

@@ -202,6 +202,18 @@ export const SETTINGS = {
     default: '30',
     parse: int(1, 1_000_000),
   },
+  streamConnectionLeaseSeconds: {
+    env: 'PSS_STREAM_CONNECTION_LEASE_SECONDS',
+    description: 'WebSocket stream: how long a connection counts against its credential\'s limit of 10 (across all API instances) without its instance renewing it. Each instance renews its connections every third of this, so the connections of a crashed instance stop counting this long after it died.',
+    default: '15',
+    parse: int(3, 3600),
+  },
+  streamReplayRecords: {
+    env: 'PSS_STREAM_REPLAY_RECORDS',
+    description: 'WebSocket stream: recent security.events records each API instance keeps in memory, so a reconnecting client is resumed without reading Kafka. A client further behind is resumed from Kafka by offset.',
+    default: '20000',
+    parse: int(0, 10_000_000),
+  },
   roles: {
     env: 'PSS_ROLES',
     description: 'Roles this instance runs: any of ingest, processors, api (`pss start --roles` overrides).',
