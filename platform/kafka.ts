@@ -415,10 +415,10 @@ export class KafkaPartitionReader {
 
   /**
    * One fetch round trip per partition leader: the records at or after `from[p]` for every partition `p`
-   * with a defined start, waiting up to `maxWaitMs` for the first byte. Records come in offset order per
+   * with a defined start, waiting up to `maxWaitMs` for `minBytes` (default: the first byte). Records come in offset order per
    * partition; a start outside a partition's log fails the fetch (check `offsets('earliest')` first).
    */
-  async fetch(from: (bigint | undefined)[], opts: { maxWaitMs: number; maxBytes: number }): Promise<InRecord[]> {
+  async fetch(from: (bigint | undefined)[], opts: { maxWaitMs: number; maxBytes: number; minBytes?: number }): Promise<InRecord[]> {
     const metadata = await this.#consumer.metadata({ topics: [this.topic] });
     const topic = metadata.topics.get(this.topic);
     if (!topic) throw new Error(`topic ${this.topic} is unknown to the cluster`);
@@ -432,7 +432,7 @@ export class KafkaPartitionReader {
     });
     const responses = await Promise.all(
       [...byLeader].map(([node, partitions]) =>
-        this.#consumer.fetch({ node, topics: [{ topicId: topic.id, partitions }], maxWaitTime: opts.maxWaitMs, minBytes: 1, maxBytes: opts.maxBytes }),
+        this.#consumer.fetch({ node, topics: [{ topicId: topic.id, partitions }], maxWaitTime: opts.maxWaitMs, minBytes: opts.minBytes ?? 1, maxBytes: opts.maxBytes }),
       ),
     );
     const records: InRecord[] = [];

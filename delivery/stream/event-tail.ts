@@ -15,7 +15,7 @@ export interface Tailed {
   record?: StreamRecord;
 }
 
-const FETCH = { maxWaitMs: 500, maxBytes: 8 * 1024 * 1024 };
+const FETCH = { maxWaitMs: 20, minBytes: 256 * 1024, maxBytes: 8 * 1024 * 1024 };
 const MAX_BACKOFF_MS = 5_000;
 const DISPATCH_SLICE = 100;
 

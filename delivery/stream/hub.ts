@@ -13,9 +13,10 @@ import type { Logger } from '../../platform/log.ts';
 import type { Pool } from '../../platform/postgres.ts';
 import type { StreamFilters } from '../../schemas/stream.ts';
 import { ConnectionLeases } from './connection-leases.ts';
-import { StreamConnection, type ConnectionHost, type Grant } from './connection.ts';
+import { StreamConnection, type ConnectionHost, type Grant, type Outgoing } from './connection.ts';
 import { EventTail, type Tailed } from './event-tail.ts';
 import { compileFilters } from './filters.ts';
+import { textFrame } from './frame.ts';
 import { streamMetrics } from './metrics.ts';
 import { CLOSE, errorMessage, subscribedMessage } from './protocol.ts';
 import { readMissed } from './replay-reader.ts';
@@ -24,6 +25,7 @@ import { ReplayRing } from './replay-ring.ts';
 import { ReplaySelection, type Selection } from './replay-selection.ts';
 import { decodeHandle, encodeHandle, laterOf, reached, topicTag, type ResumePoint } from './resume-handle.ts';
 import { eventMessage, type StreamRecord } from './stream-record.ts';
+import { SubscriberGroups } from './subscriber-groups.ts';
 import type { Subscription } from './subscription.ts';
 
 /** Where a connection comes from, for IP allowlists and the refused-credential throttle. */
@@ -57,6 +59,7 @@ export class StreamHub {
   readonly #wss: WebSocketServer;
   readonly #tag: number;
   readonly #connections = new Set<StreamConnection>();
+  readonly #groups = new SubscriberGroups<StreamConnection>();
   readonly #leases: ConnectionLeases;
   readonly #tailReader: KafkaPartitionReader;
   readonly #replayReader: KafkaPartitionReader;
@@ -104,7 +107,7 @@ export class StreamHub {
     const peer: Peer = { address: req.socket.remoteAddress, forwardedFor: Array.isArray(forwarded) ? forwarded.join(',') : forwarded };
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       if (!this.#running) return ws.close(CLOSE.tryAgainLater, 'the event stream is not running on this instance; reconnect');
-      new StreamConnection(ws, this.#host(peer), token);
+      new StreamConnection(ws, socket, this.#host(peer), token);
     });
   }
 
@@ -131,8 +134,10 @@ export class StreamHub {
       },
       closed: (c) => {
         this.#connections.delete(c);
+        if (c.subscription) this.#groups.remove(c.subscription.group, c);
         streamMetrics.clients.set(this.#connections.size);
       },
+      unsubscribed: (c, sub) => this.#groups.remove(sub.group, c),
       subscribe: (c, filters, resume) => this.#subscribe(c, filters, resume),
       updateFilters: (c, filters) => this.#updateFilters(c, filters),
       handleFor: (c) => this.#handleFor(c.subscription),
@@ -152,6 +157,8 @@ export class StreamHub {
 
   #take(batch: Tailed[]): void {
     const ring = this.#ring as ReplayRing;
+    const oldest = batch[0];
+    if (oldest) streamMetrics.dispatchDelay.observe(Math.max(0, Date.now() - oldest.time) / 1000);
     for (const t of batch) {
       this.#position[t.partition] = t.offset + 1;
       if (t.time > this.#time) this.#time = t.time;
@@ -161,26 +168,23 @@ export class StreamHub {
     }
   }
 
-  /** One `event` message per record, serialized once for every client without a floor. */
+  /** One `event` message per record, serialized and framed once for every client without a floor. */
   #dispatch(record: StreamRecord): void {
-    let shared: { data: Buffer; resume: string } | undefined;
-    for (const connection of this.#connections) {
-      const sub = connection.subscription;
-      if (!sub || !sub.matches(record.event)) continue;
+    let shared: Outgoing | undefined;
+    this.#groups.forEachMatching(record.event, (connection) => {
+      const sub = connection.subscription as Subscription;
       if (sub.floor) {
-        if (record.offset < (sub.floor[record.partition] ?? 0)) continue;
+        if (record.offset < (sub.floor[record.partition] ?? 0)) return;
         const resume = this.#handleFor(sub);
-        if (sub.floor) {
-          connection.sendEvent(eventMessage(record, resume), resume);
-          continue;
-        }
+        if (sub.floor) return connection.sendEvent({ data: eventMessage(record, resume), resume, event: true });
       }
       if (!shared) {
         const resume = encodeHandle(this.#point(), this.#tag);
-        shared = { data: Buffer.from(eventMessage(record, resume)), resume };
+        const data = Buffer.from(eventMessage(record, resume));
+        shared = { data, frame: textFrame(data), resume, event: true };
       }
-      connection.sendEvent(shared.data, shared.resume);
-    }
+      connection.sendEvent(shared);
+    });
   }
 
   #subscribe(connection: StreamConnection, filters: StreamFilters, resume: string | undefined): void {
@@ -193,7 +197,7 @@ export class StreamHub {
       }
       from = decoded.point;
     }
-    const sub: Subscription = { filters, matches: compileFilters(filters) };
+    const sub: Subscription = { filters, matches: compileFilters(filters), group: this.#groups.add(filters, connection) };
     if (from && !reached(this.#position, from.offsets)) sub.floor = [...from.offsets];
     connection.subscription = sub;
     if (!from) {
@@ -234,6 +238,8 @@ export class StreamHub {
 
   #updateFilters(connection: StreamConnection, filters: StreamFilters): void {
     const sub = connection.subscription as Subscription;
+    this.#groups.remove(sub.group, connection);
+    sub.group = this.#groups.add(filters, connection);
     sub.filters = filters;
     sub.matches = compileFilters(filters);
     const handle = this.#handleFor(sub);

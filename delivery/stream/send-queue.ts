@@ -15,7 +15,7 @@ export interface QueueLimits {
   inFlight: number;
 }
 
-export const QUEUE_LIMITS: QueueLimits = { cutOffAt: BUFFER_MESSAGES, warnAt: 750, rearmBelow: 250, inFlight: 32 };
+export const QUEUE_LIMITS: QueueLimits = { cutOffAt: BUFFER_MESSAGES, warnAt: 750, rearmBelow: 250, inFlight: 64 };
 
 export type QueueAction = 'none' | 'warn' | 'cut_off';
 

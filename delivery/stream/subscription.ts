@@ -5,6 +5,8 @@ import type { EventMatcher } from './filters.ts';
 export interface Subscription {
   filters: StreamFilters;
   matches: EventMatcher;
+  /** Its group among the hub's subscriber groups (subscriber-groups.ts). */
+  group: string;
   /**
    * Per partition, offsets the client has already been offered elsewhere (it resumed with a handle from an
    * instance that had read further than this one): records below are not sent again, and its handles never
