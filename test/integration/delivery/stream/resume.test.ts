@@ -143,6 +143,16 @@ describe('resuming the stream', () => {
     await stream.subscribe({});
   });
 
+  it('closes its clients with 1001 and their resume handles when an instance shuts down', async () => {
+    const d = await startTestService({ PSS_TOPIC_PREFIX: prefix }, [authFeature, streamFeature()]);
+    const stream = await StreamClient.authenticated(d.url, key);
+    clients.push(stream);
+    const { resume } = await stream.subscribe({});
+    const stopped = d.stop();
+    expect(await stream.closed).toEqual({ code: 1001, reason: `server shutting down; reconnect resume=${resume}` });
+    await stopped;
+  });
+
   it('warns a slow client, cuts it off with its resume handle, and resumes it without loss or duplicate', async () => {
     const filters = { source_modules: ['flood'] };
     const slow = await client(a.url, filters);
