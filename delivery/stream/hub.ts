@@ -51,6 +51,13 @@ export interface HubOptions {
   clock?: Clock;
 }
 
+/**
+ * A handle may be ahead of this instance by what another instance read first (records of a moment); one
+ * further ahead than this on a partition is not from this topic as it is (it was recreated, say), and would
+ * silence the client until the topic caught up.
+ */
+const MAX_LEAD = 100_000;
+
 /** Spec "Limits" say nothing of client messages; filters fit easily in this. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
@@ -196,6 +203,10 @@ export class StreamHub {
         return connection.send(errorMessage('invalid_resume', `${decoded.reason}; subscribe again without "resume", or with a handle this service sent`));
       }
       from = decoded.point;
+      if (from.offsets.some((o, p) => o - (this.#position[p] ?? 0) > MAX_LEAD)) {
+        streamMetrics.resumes.inc({ outcome: 'invalid', source: 'none' });
+        return connection.send(errorMessage('invalid_resume', 'the resume handle is far ahead of the event topic (was the topic recreated?); subscribe again without "resume"'));
+      }
     }
     const sub: Subscription = { filters, matches: compileFilters(filters), group: this.#groups.add(filters, connection) };
     if (from && !reached(this.#position, from.offsets)) sub.floor = [...from.offsets];

@@ -140,6 +140,8 @@ describe('resuming the stream', () => {
     clients.push(stream);
     stream.send({ type: 'subscribe', filters: {}, resume: encodeHandle({ offsets: [1, 2, 3, 4, 5, 6], time: 0 }, 1) });
     expect(await stream.next((m) => m.type === 'error')).toMatchObject({ code: 'invalid_resume', message: expect.stringMatching(/another deployment/) });
+    stream.send({ type: 'subscribe', filters: {}, resume: encodeHandle({ offsets: [0, 0, 0, 0, 0, 1e9], time: 0 }, topicTag(topic)) });
+    expect(await stream.next((m) => m.type === 'error')).toMatchObject({ code: 'invalid_resume', message: expect.stringMatching(/far ahead/) });
     await stream.subscribe({});
   });
 
