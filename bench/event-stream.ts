@@ -1,8 +1,8 @@
 // WebSocket stream benchmark (issue 10 item 5): one API instance (`pss start --roles api`, its own process),
 // 1,000 clients with mixed filters in another process, events appended to security.events by this one.
 //   1. steady: 1,000 events/s for 20 s; latency from the append (the producer's send) to each client's arrival;
-//   2. ramp: higher event rates, 10 s each, until p99 passes 100 ms: the largest delivered message rate
-//      (messages received per second, summed over clients) with p99 <= 100 ms.
+//   2. ramp: event rates from 250/s up, 10 s each, until p99 misses 100 ms twice in a row: the largest
+//      delivered message rate (messages received per second, summed over clients) with p99 <= 100 ms.
 // Run: npm run bench event-stream   (or node --import tsx bench/event-stream.ts)
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,7 +24,7 @@ import { EVENT_CATEGORIES, EVENT_SEVERITIES, type SecurityEvent } from '../schem
 const CLIENTS = Number(process.env.PSS_BENCH_CLIENTS ?? 1_000);
 const STEADY_RATE = 1_000;
 const STEADY_SECONDS = Number(process.env.PSS_BENCH_SECONDS ?? 20);
-const RAMP = [2_000, 3_000, 4_000, 6_000, 8_000, 12_000];
+const RAMP = [250, 500, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000];
 const RAMP_SECONDS = 10;
 const P99_GOAL_MS = 100;
 const ZONES = Array.from({ length: 20 }, (_, i) => `Zone ${i + 1}`);
@@ -120,11 +120,14 @@ async function main(): Promise<void> {
   const steady = await phase(STEADY_RATE, STEADY_SECONDS);
   console.log(JSON.stringify({ steady }));
   const ramp = [];
+  // On a shared machine one step can miss the goal by chance: the ramp stops after two misses in a row.
+  let misses = 0;
   for (const rate of RAMP) {
     const step = await phase(rate, RAMP_SECONDS);
     console.log(JSON.stringify({ step }));
     ramp.push(step);
-    if (step.latency_ms_p99 > P99_GOAL_MS || step.clients_closed > 0) break;
+    misses = step.latency_ms_p99 > P99_GOAL_MS || step.clients_closed > 0 ? misses + 1 : 0;
+    if (misses === 2) break;
   }
   const within = [steady, ...ramp].filter((s) => s.latency_ms_p99 <= P99_GOAL_MS && s.clients_closed === 0);
   const best = within.sort((a, b) => b.delivered_messages_per_second - a.delivered_messages_per_second)[0];

@@ -43,14 +43,19 @@ export class EventTail {
 
   async #run(take: (batch: Tailed[]) => void): Promise<void> {
     let failures = 0;
+    let next: Promise<InRecord[]> | undefined;
     while (!this.#stopping.signal.aborted) {
       try {
-        const records = await this.reader.fetch(this.#position.map(BigInt), FETCH);
+        const records = await (next ?? this.#fetch());
+        next = undefined;
         if (this.#stopping.signal.aborted) return;
         failures = 0;
         if (records.length === 0) continue;
         const batch = await this.#decode(records);
         for (const t of batch) this.#position[t.partition] = t.offset + 1;
+        // The next fetch waits on the broker while this batch is dispatched.
+        next = this.#fetch();
+        next.catch(() => undefined); // awaited, and its failure handled, on the next turn
         // A large fetch goes out in slices with I/O between them, so sockets flush as it is dispatched: a
         // burst of more records than a client's buffer holds does not look like a slow client.
         for (let i = 0; i < batch.length; i += DISPATCH_SLICE) {
@@ -58,12 +63,18 @@ export class EventTail {
           take(batch.slice(i, i + DISPATCH_SLICE));
         }
       } catch (err) {
+        next = undefined;
         const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures++);
         this.log.warn({ err, retry_in_ms: delay }, 'stream: reading security.events failed; retrying');
         await sleep(delay, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
         await this.#skipDeleted().catch(() => undefined);
       }
     }
+    await next?.catch(() => undefined);
+  }
+
+  #fetch(): Promise<InRecord[]> {
+    return this.reader.fetch(this.#position.map(BigInt), FETCH);
   }
 
   /** After a long outage the log may have been truncated below our position: carry on from its start. */
