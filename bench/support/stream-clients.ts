@@ -60,7 +60,7 @@ function onEvent(data: Buffer): void {
 function connect(setup: Setup, i: number): Promise<void> {
   const key = setup.keys[Math.floor(i / 10)] as string;
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${setup.url.replace(/^http/, 'ws')}/v1/events/stream?token=${key}`, { perMessageDeflate: false });
+    const ws = new WebSocket(`${setup.url.replace(/^http/, 'ws')}/v1/events/stream?token=${key}`, { perMessageDeflate: false, skipUTF8Validation: true });
     let subscribed = false;
     ws.on('message', (data: Buffer) => {
       if (subscribed) return onEvent(data);
