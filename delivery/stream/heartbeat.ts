@@ -4,10 +4,15 @@
 
 export const HEARTBEAT_INTERVAL_MS = 30_000;
 
-/** Milliseconds from `now` to the connection's next beat; beats fall on whole intervals since it connected. */
+/**
+ * Milliseconds from `now` to the connection's next beat: beats fall on whole intervals since it connected,
+ * at least half an interval apart. (A timer may fire a moment before its boundary by the wall clock; the
+ * next beat is then the following boundary, not one a millisecond later that would find the ping unanswered.)
+ */
 export function untilNextBeat(connectedAt: number, now: number, interval = HEARTBEAT_INTERVAL_MS): number {
   const elapsed = Math.max(0, now - connectedAt);
-  return interval - (elapsed % interval);
+  const left = interval - (elapsed % interval);
+  return left < interval / 2 ? left + interval : left;
 }
 
 /** A beat drops the connection whose previous ping went unanswered; otherwise it sends a heartbeat and pings again. */
