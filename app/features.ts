@@ -5,9 +5,13 @@ import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
+import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
+import type { StreamHub } from '../delivery/stream/hub.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
 
 /** Authentication and credentials: /v1/auth/* and the OAuth server at {auth_url}/oauth. */
@@ -28,4 +32,28 @@ export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature];
+
+/**
+ * The live event stream, GET {ws_url}/v1/events/stream: each API instance runs a hub that reads
+ * security.events itself and serves the WebSocket upgrades of its HTTP server. `clock` drives heartbeats
+ * and deadlines (tests pass their own).
+ */
+export function streamFeature(options: { clock?: Clock } = {}): Feature {
+  const hubs = new WeakMap<ServiceContext, StreamHub>();
+  const hubOf = (ctx: ServiceContext): StreamHub => {
+    let hub = hubs.get(ctx);
+    if (!hub) hubs.set(ctx, (hub = createStreamHub(ctx, options.clock)));
+    return hub;
+  };
+  return {
+    name: 'stream',
+    upgrades: (ctx) => [{ path: STREAM_PATH, handle: (req, socket, head) => hubOf(ctx).upgrade(req, socket, head) }],
+    api: async (ctx) => {
+      const hub = hubOf(ctx);
+      await hub.start();
+      return { name: 'event-stream', stop: () => hub.stop() };
+    },
+  };
+}
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature, streamFeature()];

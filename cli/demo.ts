@@ -123,6 +123,8 @@ function printBanner(service: RunningService, key: string): void {
       `  demo API key (admin, 1 day): ${key}`,
       `  zones:  curl -H "Authorization: Bearer ${key}" ${service.url}/v1/maritime/zones`,
       `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
+      `  live event stream (README "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
+      `    then type: {"type":"subscribe","filters":{"categories":["maritime"],"min_severity":"medium"}}`,
       `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}); events as they happen:`,
       '',
       'event time  severity  type             zone                       vessel',

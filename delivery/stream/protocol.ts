@@ -1,0 +1,157 @@
+// The stream's wire protocol (spec "WebSocket stream"; README "Live event stream"): client messages parsed
+// and checked here, server messages built here, close codes in one table. Pure: no sockets.
+import { Ajv, type ErrorObject } from 'ajv';
+import { EVENT_CATEGORIES, EVENT_SEVERITIES } from '../../schemas/event.ts';
+import { STREAM_FILTER_FIELDS, streamFiltersSchema, type StreamFilters } from '../../schemas/stream.ts';
+
+export type ClientMessage =
+  | { type: 'auth'; token: string }
+  | { type: 'subscribe'; filters: StreamFilters; resume?: string }
+  | { type: 'update_filters'; filters: StreamFilters }
+  | { type: 'unsubscribe' };
+
+/** Codes of `{"type":"error"}` messages. The connection stays open after each, unless a close follows. */
+export type ErrorCode =
+  | 'invalid_message'
+  | 'invalid_filter'
+  | 'invalid_resume'
+  | 'not_subscribed'
+  | 'already_subscribed'
+  | 'already_authenticated'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'connection_limit'
+  | 'service_unavailable';
+
+/** Close codes: 4000 + the HTTP status a request would have got, where one fits. */
+export const CLOSE = {
+  /** No credential within the deadline, or a missing, invalid, revoked or expired one (also mid-connection). */
+  unauthorized: 4401,
+  /** The credential lacks events:read, or the address is outside the key's IP allowlist. */
+  forbidden: 4403,
+  /** The client's backlog passed the spec's buffer of 1000 messages; the reason carries its resume handle. */
+  slowConsumer: 4413,
+  /** The credential already holds 10 connections, or this address presented too many refused credentials. */
+  tooMany: 4429,
+  /** The instance is shutting down; the reason carries the resume handle. */
+  goingAway: 1001,
+  /** A dependency (Postgres, the event reader) is not available; reconnect with backoff. */
+  tryAgainLater: 1013,
+} as const;
+
+export const AUTH_DEADLINE_MS = 10_000;
+
+export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: 'invalid_message' | 'invalid_filter'; message: string };
+
+const ENVELOPES: Record<ClientMessage['type'], { required: string[]; allowed: string[] }> = {
+  auth: { required: ['token'], allowed: ['token'] },
+  subscribe: { required: [], allowed: ['filters', 'resume'] },
+  update_filters: { required: ['filters'], allowed: ['filters'] },
+  unsubscribe: { required: [], allowed: [] },
+};
+
+const validateFilters = new Ajv({ allErrors: true, strict: true, verbose: true }).compile<StreamFilters>(streamFiltersSchema);
+
+/** A client's text message: a JSON object whose `type` is one of the client messages, with its fields. */
+export function parseClientMessage(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return invalid('the message is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('the message must be a JSON object with a "type"');
+  const fields = value as Record<string, unknown>;
+  const type = fields.type;
+  if (typeof type !== 'string' || !Object.hasOwn(ENVELOPES, type)) {
+    return invalid(`unknown message type ${JSON.stringify(type ?? null)}; client messages are ${Object.keys(ENVELOPES).join(', ')}`);
+  }
+  const envelope = ENVELOPES[type as ClientMessage['type']];
+  const extra = Object.keys(fields).filter((k) => k !== 'type' && !envelope.allowed.includes(k));
+  if (extra.length > 0) return invalid(`${type} has no field ${extra.map((k) => `"${k}"`).join(', ')}${envelope.allowed.length ? `; its fields are ${envelope.allowed.join(', ')}` : ''}`);
+  const missing = envelope.required.filter((k) => !(k in fields));
+  if (missing.length > 0) return invalid(`${type} needs ${missing.join(', ')}`);
+
+  switch (type) {
+    case 'auth':
+      if (typeof fields.token !== 'string' || fields.token === '') return invalid('auth needs a non-empty string "token"');
+      return { ok: true, message: { type, token: fields.token } };
+    case 'unsubscribe':
+      return { ok: true, message: { type } };
+    default: {
+      const filters = fields.filters ?? {};
+      const problem = filterProblems(filters);
+      if (problem) return { ok: false, code: 'invalid_filter', message: problem };
+      if (type === 'update_filters') return { ok: true, message: { type, filters: filters as StreamFilters } };
+      if (fields.resume !== undefined && typeof fields.resume !== 'string') return invalid('subscribe "resume" must be the string of a resume handle');
+      return { ok: true, message: { type: 'subscribe', filters: filters as StreamFilters, ...(fields.resume === undefined ? {} : { resume: fields.resume as string }) } };
+    }
+  }
+}
+
+/** Every problem of a filters object, in words that name the valid values (spec "Errors": invalid_filter). */
+function filterProblems(filters: unknown): string | undefined {
+  if (validateFilters(filters)) return undefined;
+  const seen = new Set<string>();
+  for (const error of validateFilters.errors ?? []) seen.add(describe(error));
+  return [...seen].join('; ');
+}
+
+function describe(e: ErrorObject): string {
+  const field = e.instancePath.split('/')[1];
+  if (e.keyword === 'additionalProperties') {
+    const name = (e.params as { additionalProperty: string }).additionalProperty;
+    return `unknown filter "${name}"; filters are ${STREAM_FILTER_FIELDS.join(', ')}`;
+  }
+  if (e.keyword === 'enum' && field === 'categories') return `unknown category ${JSON.stringify(e.data)}; valid categories are ${EVENT_CATEGORIES.join(', ')}`;
+  if (e.keyword === 'enum' && field === 'min_severity') return `unknown min_severity ${JSON.stringify(e.data)}; valid severities are ${EVENT_SEVERITIES.join(', ')}`;
+  if (e.keyword === 'type' && e.instancePath === '') return 'filters must be an object';
+  return `filters${e.instancePath} ${e.message ?? 'is invalid'}`;
+}
+
+function invalid(message: string): Parsed {
+  return { ok: false, code: 'invalid_message', message };
+}
+
+// Server messages. `event` messages are built once per record by stream-record.ts.
+
+export function errorMessage(code: ErrorCode, message: string): string {
+  return JSON.stringify({ type: 'error', code, message });
+}
+
+export function authenticatedMessage(credentialId: string, expiresAt: Date | null): string {
+  return JSON.stringify({ type: 'authenticated', credential_id: credentialId, expires_at: expiresAt?.toISOString() ?? null });
+}
+
+export function subscribedMessage(filters: StreamFilters, resume: string): string {
+  return JSON.stringify({ type: 'subscribed', filters, resume });
+}
+
+export function unsubscribedMessage(): string {
+  return JSON.stringify({ type: 'unsubscribed' });
+}
+
+export function resumedMessage(replayed: number, resume: string): string {
+  return JSON.stringify({ type: 'resumed', replayed, resume });
+}
+
+export function heartbeatMessage(now: number, eventsSent: number, uptimeSeconds: number, resume: string | undefined): string {
+  return JSON.stringify({ type: 'heartbeat', timestamp: new Date(now).toISOString(), events_sent: eventsSent, connection_uptime_seconds: uptimeSeconds, ...(resume ? { resume } : {}) });
+}
+
+export function slowConsumerWarning(backlog: number, limit: number): string {
+  return JSON.stringify({
+    type: 'warning',
+    code: 'slow_consumer',
+    message: `${backlog} messages are waiting for this connection; at more than ${limit} it is closed (code ${CLOSE.slowConsumer}) with a resume handle`,
+    backlog,
+    limit,
+  });
+}
+
+/** A close reason within the protocol's 123 bytes: the words, then the resume handle when there is one. */
+export function closeReason(words: string, resume?: string): string {
+  const tail = resume ? ` resume=${resume}` : '';
+  return Buffer.from(words, 'utf8').subarray(0, 123 - Buffer.byteLength(tail)).toString('utf8').replace(/\uFFFD$/, '') + tail;
+}

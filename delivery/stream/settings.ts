@@ -1,0 +1,24 @@
+// The live stream's settings, owned here and assembled with every other module's in app/config.ts.
+import { int, type Setting, type SettingsValues } from '../../platform/config.ts';
+
+export const STREAM_SETTINGS = {
+  streamConnectionLeaseSeconds: {
+    env: 'PSS_STREAM_CONNECTION_LEASE_SECONDS',
+    description: 'WebSocket stream: how long a connection counts against its credential\'s limit of 10 (across all API instances) without its instance renewing it. Each instance renews its connections every third of this, so the connections of a crashed instance stop counting this long after it died.',
+    default: '15',
+    parse: int(3, 3600),
+  },
+  streamReplayRecords: {
+    env: 'PSS_STREAM_REPLAY_RECORDS',
+    description: 'WebSocket stream: recent security.events records each API instance keeps in memory, so a reconnecting client is resumed without reading Kafka. A client further behind is resumed from Kafka by offset.',
+    default: '20000',
+    parse: int(0, 10_000_000),
+  },
+} as const satisfies Record<string, Setting<unknown>>;
+
+export type StreamConfig = SettingsValues<typeof STREAM_SETTINGS>;
+
+declare module '../../platform/config.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the stream settings into Config
+  interface Config extends StreamConfig {}
+}
