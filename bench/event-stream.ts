@@ -9,7 +9,6 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createApiKey } from '../api/auth/api-keys.ts';
 import { eventRecord } from '../events/event-record.ts';
 import { eventId } from '../events/event-id.ts';
@@ -20,6 +19,7 @@ import { createLogger } from '../platform/log.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { EVENT_CATEGORIES, EVENT_SEVERITIES, type SecurityEvent } from '../schemas/event.ts';
+import { freshBenchDatabase } from './support/bench-database.ts';
 
 const CLIENTS = Number(process.env.PSS_BENCH_CLIENTS ?? 1_000);
 const STEADY_RATE = 1_000;
@@ -32,13 +32,12 @@ const MODULES = ['gate', 'perimeter', 'maritime.zones', 'drones', 'system', 'dec
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
-const adminUrl = process.env.PSS_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 interface Report { received: number; seconds: number; p50: number; p99: number; max: number; closed: number; cpuPercent: number }
 
 async function main(): Promise<void> {
-  const databaseUrl = await freshDatabase('pss_bench_stream');
+  const databaseUrl = await freshBenchDatabase('pss_bench_stream');
   const prefix = `bench-${Date.now().toString(36)}-`;
   const env = { PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_ENVIRONMENT: 'test' };
   const config = loadConfig({ ...env, PSS_LOG_LEVEL: 'silent' });
@@ -199,21 +198,6 @@ function ask(child: ChildProcess, command: { kind: string }, answer: string): Pr
   const answered = reply(child, answer);
   child.send(command);
   return answered;
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: url.toString() });
-  await db.connect();
-  await db.query('CREATE EXTENSION IF NOT EXISTS postgis');
-  await db.end();
-  return url.toString();
 }
 
 await main();

@@ -20,6 +20,7 @@ import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
+import { freshBenchDatabase } from './support/bench-database.ts';
 
 const ZONES = 1_000;
 const VESSELS = 10_000;
@@ -30,11 +31,10 @@ const NAIVE_POSITIONS = 20_000;
 const START = Date.parse('2026-11-20T00:00:00Z');
 
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
-const adminUrl = process.env.PSS_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 async function main(): Promise<void> {
-  const databaseUrl = await freshDatabase('pss_bench');
+  const databaseUrl = await freshBenchDatabase('pss_bench');
   const prefix = `bench-${Date.now().toString(36)}-`;
   const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
   const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
@@ -179,21 +179,6 @@ async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENC
 async function countEvents(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events');
   return rows[0]?.n ?? 0;
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: url.toString() });
-  await db.connect();
-  await db.query('CREATE EXTENSION IF NOT EXISTS postgis');
-  await db.end();
-  return url.toString();
 }
 
 await main();
