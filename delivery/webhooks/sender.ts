@@ -74,6 +74,7 @@ export function sendAttempt(attempt: OutgoingAttempt): Promise<AttemptResult> {
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (result: Omit<AttemptResult, 'responseTimeMs'>) => {
       if (settled) return;
       settled = true;
@@ -99,7 +100,7 @@ export function sendAttempt(attempt: OutgoingAttempt): Promise<AttemptResult> {
       headers: { ...attempt.headers, 'Content-Length': String(attempt.body.length) },
       lookup: guardedLookup(attempt.allowLoopback) as unknown as typeof dnsLookup,
     });
-    const timer = setTimeout(() => req.destroy(new AttemptError('timeout', `no answer within ${attempt.timeoutMs} ms`)), attempt.timeoutMs);
+    timer = setTimeout(() => req.destroy(new AttemptError('timeout', `no answer within ${attempt.timeoutMs} ms`)), attempt.timeoutMs);
     req.on('socket', (socket: Socket) => {
       if (socket.remoteAddress !== undefined) checkPeer(socket, attempt.allowLoopback);
       else socket.once('connect', () => checkPeer(socket, attempt.allowLoopback));
