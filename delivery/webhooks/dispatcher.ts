@@ -63,6 +63,8 @@ export class Dispatcher {
   readonly #token = randomUUID();
   readonly #inFlight = new Map<string, number>();
   #inFlightTotal = 0;
+  /** Attempts answered but not yet recorded. */
+  #unrecorded = 0;
   #toRecord: AttemptRecord[] = [];
   #recording: Promise<void> | undefined;
   #pumping: Promise<void> | undefined;
@@ -103,7 +105,7 @@ export class Dispatcher {
   async runOnce(): Promise<void> {
     for (;;) {
       const claimed = await this.#claim();
-      if (claimed === 0 && this.#inFlightTotal === 0) break;
+      if (claimed === 0 && this.#inFlightTotal === 0 && this.#unrecorded === 0) break;
       await this.#untilIdle();
     }
   }
@@ -138,7 +140,8 @@ export class Dispatcher {
 
   async #claim(): Promise<number> {
     const { config, pool, clock } = this.#deps;
-    const room = config.webhookConcurrency - this.#inFlightTotal;
+    // Results waiting to be recorded count against the room too, so a slow database slows claiming down.
+    const room = config.webhookConcurrency - this.#inFlightTotal - Math.max(0, this.#unrecorded - config.webhookConcurrency);
     if (room <= 0) return 0;
     const claimed = await claimDue(pool, {
       now: clock.now(), limit: room, perEndpoint: config.webhookEndpointConcurrency, inFlight: this.#inFlight,
@@ -161,7 +164,12 @@ export class Dispatcher {
       return;
     }
     void attemptDelivery(claimed, secret, this.#deps).then(
-      (record) => this.#record(record),
+      (record) => {
+        // The slot is free once the endpoint answered; the lease keeps the delivery ours until it is recorded.
+        this.#unrecorded += 1;
+        this.#release([claimed]);
+        this.#record(record);
+      },
       (err: unknown) => {
         this.#deps.log.error({ err, delivery_id: claimed.id }, 'webhook attempt failed unexpectedly; its lease brings it back');
         this.#release([claimed]);
@@ -183,7 +191,7 @@ export class Dispatcher {
         const alerts = await recordAttempts(this.#deps.pool, batch);
         if (alerts > 0) this.#deps.relay.wake();
         failures = 0;
-        this.#release(batch.map((r) => r.claimed));
+        this.#recorded(batch.length);
         if (batch.some((r) => r.decision.status === 'pending' || r.decision.gone)) this.#pumpAgain = true;
       } catch (err) {
         failures += 1;
@@ -191,7 +199,7 @@ export class Dispatcher {
         this.#toRecord.unshift(...batch);
         if (failures > 20) {
           // The leases will bring these attempts back to be sent again: at most the attempts in flight repeat.
-          this.#release(this.#toRecord.splice(0).map((r) => r.claimed));
+          this.#recorded(this.#toRecord.splice(0).length);
           break;
         }
         await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** failures)));
@@ -207,12 +215,22 @@ export class Dispatcher {
       else this.#inFlight.set(c.webhookId, n);
       this.#inFlightTotal -= 1;
     }
-    if (this.#inFlightTotal === 0) for (const resolve of this.#idle) resolve();
+    this.#checkIdle();
     if (this.#running && claimed.length > 0) this.wake();
   }
 
+  #recorded(n: number): void {
+    this.#unrecorded -= n;
+    this.#checkIdle();
+    if (this.#running) this.wake();
+  }
+
+  #checkIdle(): void {
+    if (this.#inFlightTotal === 0 && this.#unrecorded === 0) for (const resolve of this.#idle) resolve();
+  }
+
   #untilIdle(): Promise<void> {
-    if (this.#inFlightTotal === 0) return Promise.resolve();
+    if (this.#inFlightTotal === 0 && this.#unrecorded === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.#idle.delete(done);
