@@ -90,6 +90,8 @@ async function throughput(databaseUrl: string): Promise<void> {
   const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`);
   console.log(`throughput: ${DELIVERIES} deliveries to ${WEBHOOKS} webhooks: ${Math.round(DELIVERIES / sentSeconds)} signed deliveries/s sent (goal >= 2,000/s); ` +
     `${Math.round(Number(rows[0]?.n) / recordedSeconds)}/s sent and recorded (${rows[0]?.n} recorded delivered)`);
+  const { rows: other } = await pool.query(`SELECT status, last_error, count(*) AS n FROM webhook_deliveries WHERE status <> 'delivered' GROUP BY 1, 2`);
+  if (other.length > 0) console.log('  not delivered:', JSON.stringify(other));
   await pool.query('DELETE FROM webhooks');
   await pool.end();
   rx.close();

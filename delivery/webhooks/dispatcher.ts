@@ -142,7 +142,8 @@ export class Dispatcher {
     const { config, pool, clock } = this.#deps;
     // Results waiting to be recorded count against the room too, so a slow database slows claiming down.
     const room = config.webhookConcurrency - this.#inFlightTotal - Math.max(0, this.#unrecorded - config.webhookConcurrency);
-    if (room <= 0) return 0;
+    // While busy, claim in batches rather than one query per freed slot.
+    if (room <= 0 || (this.#inFlightTotal > 0 && room < Math.ceil(config.webhookConcurrency / 8))) return 0;
     const claimed = await claimDue(pool, {
       now: clock.now(), limit: room, perEndpoint: config.webhookEndpointConcurrency, inFlight: this.#inFlight,
       leaseMs: config.webhookTimeoutMs + LEASE_MARGIN_MS, token: this.#token,
