@@ -74,7 +74,7 @@ export function sendAttempt(attempt: OutgoingAttempt): Promise<AttemptResult> {
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   return new Promise((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined = undefined;
     const finish = (result: Omit<AttemptResult, 'responseTimeMs'>) => {
       if (settled) return;
       settled = true;
