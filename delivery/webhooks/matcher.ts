@@ -10,14 +10,25 @@ import { matches, type WebhookFilter } from './matching.ts';
 import { webhookMetrics } from './metrics.ts';
 import { enqueueDeliveries, type NewDelivery } from './queue.ts';
 
-async function activeWebhooks(pool: Pool): Promise<WebhookFilter[]> {
-  const { rows } = await pool.query<WebhookFilter>('SELECT id, events, min_severity, categories, zones FROM webhooks WHERE active');
+interface ActiveWebhook extends WebhookFilter {
+  created_ms: number;
+}
+
+async function activeWebhooks(pool: Pool): Promise<ActiveWebhook[]> {
+  const { rows } = await pool.query<ActiveWebhook>(
+    'SELECT id, events, min_severity, categories, zones, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms FROM webhooks WHERE active',
+  );
   return rows;
 }
 
-/** Every (webhook, event) pair that matches. Pure. */
-export function deliveriesFor(webhooks: WebhookFilter[], events: SecurityEvent[]): NewDelivery[] {
-  return events.flatMap((event) => webhooks.filter((w) => matches(w, event)).map((w) => ({ webhookId: w.id, event })));
+/**
+ * Every (webhook, event) pair that matches. Pure. A webhook gets the events appended to security.events
+ * since it was created, not older ones a lagging or re-reading matcher comes across.
+ */
+export function deliveriesFor(webhooks: ActiveWebhook[], events: { event: SecurityEvent; appendedAt: number }[]): NewDelivery[] {
+  return events.flatMap(({ event, appendedAt }) =>
+    webhooks.filter((w) => appendedAt >= w.created_ms && matches(w, event)).map((w) => ({ webhookId: w.id, event })),
+  );
 }
 
 export async function startMatcher(ctx: ServiceContext, clock: Clock, onRecorded: () => void): Promise<{ stop(): Promise<void> }> {
@@ -27,8 +38,9 @@ export async function startMatcher(ctx: ServiceContext, clock: Clock, onRecorded
     topics: [ctx.topics.securityEvents],
     maxBatch: 2_000,
     lingerMs: 5,
-    // A new deployment delivers what happens from now on, not the topic's whole history.
-    startAt: 'latest',
+    // A new group reads the topic from its start: nothing published before its first join is missed, and
+    // what is older than a webhook is not delivered to it (deliveriesFor).
+    startAt: 'earliest',
   });
   await consumer.run(async (records) => {
     const { values, failures } = await ctx.codec.decode('securityEvents', records);
@@ -36,7 +48,7 @@ export async function startMatcher(ctx: ServiceContext, clock: Clock, onRecorded
     if (values.length === 0) return;
     const webhooks = await activeWebhooks(ctx.pool);
     if (webhooks.length === 0) return;
-    const recorded = await enqueueDeliveries(ctx.pool, deliveriesFor(webhooks, values.map((v) => v.value)), clock.now());
+    const recorded = await enqueueDeliveries(ctx.pool, deliveriesFor(webhooks, values.map((v) => ({ event: v.value, appendedAt: v.record.timestamp }))), clock.now());
     if (recorded > 0) {
       webhookMetrics.matched.inc(recorded);
       onRecorded();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deliveriesFor } from '../../../../delivery/webhooks/matcher.ts';
 import { matches, type WebhookFilter } from '../../../../delivery/webhooks/matching.ts';
 import { eventsProblems, headersProblems, secretProblems } from '../../../../delivery/webhooks/webhook-rules.ts';
 import { testEvent } from '../../../support/security-events.ts';
@@ -49,5 +50,14 @@ describe('matches', () => {
   it('does not tell a webhook about its own failure', () => {
     expect(matches(hook(), { ...event, metadata: { webhook_id: 'wh_1' } })).toBe(false);
     expect(matches(hook(), { ...event, metadata: { webhook_id: 'wh_2' } })).toBe(true);
+  });
+});
+
+describe('deliveriesFor', () => {
+  it('gives a webhook only the events appended since it was created', () => {
+    const w = { id: 'wh_new', events: ['*'], min_severity: null, categories: null, zones: null, created_ms: 1_000 };
+    const older = testEvent('m', 10);
+    const newer = testEvent('m', 11);
+    expect(deliveriesFor([w], [{ event: older, appendedAt: 999 }, { event: newer, appendedAt: 1_000 }])).toEqual([{ webhookId: 'wh_new', event: newer }]);
   });
 });
