@@ -135,7 +135,8 @@ export function testEvent(type: string, now: number): SecurityEvent {
 
 /**
  * Records a test delivery claimed by the caller (no dispatcher sees it: it is never due), so the caller
- * sends it at once and records its one attempt like any other.
+ * sends it at once and records its one attempt like any other. It starts as failed, which is what the
+ * history shows should the instance die before the answer is recorded.
  */
 export async function claimTestDelivery(pool: Pool, webhookId: string, event: SecurityEvent): Promise<ClaimedAttempt> {
   const token = randomUUID();
@@ -143,8 +144,8 @@ export async function claimTestDelivery(pool: Pool, webhookId: string, event: Se
   const { rows } = await pool.query<{ name: string; url: string; headers: Record<string, string>; secret_sealed: string }>(
     `WITH hook AS (SELECT id, name, url, headers, secret_sealed FROM webhooks WHERE id = $1),
      ins AS (
-       INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, severity, zone, event, test, single_attempt, claim_token)
-       SELECT $2, hook.id, $3, $4, $5, NULL, $6, true, true, $7 FROM hook)
+       INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, severity, zone, event, test, single_attempt, claim_token, status, last_error)
+       SELECT $2, hook.id, $3, $4, $5, NULL, $6, true, true, $7, 'failed', 'the test send did not finish' FROM hook)
      SELECT name, url, headers, secret_sealed FROM hook`,
     [webhookId, id, event.id, event.type, event.severity, event, token],
   );
