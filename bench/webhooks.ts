@@ -3,7 +3,8 @@
 // event's append (its storeEvents call) to the first attempt of its delivery arriving at the receiver,
 // through relay -> security.events -> matcher -> queue -> dispatcher, at 200 events/s (goal p99 <= 250 ms).
 // The receivers run in this process (node:http on loopback) and check every 50th signature.
-// Run: npm run bench webhooks   (PSS_BENCH_WEBHOOK_DELIVERIES=20000, PSS_BENCH_WEBHOOK_SECONDS=20)
+// Run: npm run bench webhooks   (PSS_BENCH_WEBHOOK_DELIVERIES=20000, PSS_BENCH_WEBHOOK_SECONDS=20; the
+// throughput phase also takes PSS_WEBHOOK_* settings from the environment, e.g. PSS_WEBHOOK_CONCURRENCY)
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,7 +70,7 @@ function event(n: number, at = Date.now()): SecurityEvent {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function throughput(databaseUrl: string): Promise<void> {
-  const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_WEBHOOK_ALLOW_LOOPBACK: 'true', PSS_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ...process.env, PSS_DATABASE_URL: databaseUrl, PSS_WEBHOOK_ALLOW_LOOPBACK: 'true', PSS_LOG_LEVEL: 'silent' });
   const pool = createPool(databaseUrl, 10);
   let received = 0;
   const rx = await receiver(() => received++);

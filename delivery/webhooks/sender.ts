@@ -15,8 +15,10 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** Characters of the answer kept with the attempt. */
 const EXCERPT_CHARS = 256;
 
-const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256 });
+// Idle connections are kept for every slot (PSS_WEBHOOK_CONCURRENCY): with fewer, each answer beyond them
+// closed its socket and the next attempt opened one, and at 512 in flight to one host attempts timed out.
+const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 2048, scheduling: 'lifo' });
+const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 2048, scheduling: 'lifo' });
 
 export interface OutgoingAttempt {
   url: string;
