@@ -14,7 +14,7 @@ import { testConfig, testLog } from '../../../support/stack.ts';
 import { eventually, startReceiver, type Receiver } from '../../../support/webhook-receiver.ts';
 
 const SECRET = 'whsec_dispatchers_0123456789abc';
-const TIMEOUT_MS = 2_000;
+const TIMEOUT_MS = 5_000;
 const LEASE_MS = TIMEOUT_MS + 30_000;
 
 describe('dispatchers sharing the queue', () => {
