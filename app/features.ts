@@ -3,6 +3,7 @@
 import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
+import { gateRoutes } from '../api/gate/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
@@ -10,6 +11,7 @@ import type { StreamHub } from '../delivery/stream/hub.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
@@ -28,6 +30,9 @@ export const ingestFeature: Feature = {
 
 /** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
 export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
+
+/** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
+export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };
 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
@@ -56,4 +61,4 @@ export function streamFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature, streamFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, eventsFeature, streamFeature()];

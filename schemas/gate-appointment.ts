@@ -10,8 +10,7 @@ import { GATE_LIMITS } from './gate-reading.ts';
 const id = { type: 'string', minLength: 1, maxLength: GATE_LIMITS.maxIdLength } as const;
 const text = { type: 'string', minLength: 1, maxLength: GATE_LIMITS.maxTextLength } as const;
 
-export const gateAppointmentSchema = {
-  $id: 'https://schemas.port-security.local/gate/appointment.json',
+const appointmentItemSchema = {
   title: 'Truck appointment',
   type: 'object',
   additionalProperties: false,
@@ -28,7 +27,9 @@ export const gateAppointmentSchema = {
     window_end: { type: 'string', format: 'date-time', description: 'end of the booked time slot' },
   },
 } as const;
-export type GateAppointment = FromSchema<typeof gateAppointmentSchema>;
+/** The gate.appointments topic's value. */
+export const gateAppointmentSchema = { $id: 'https://schemas.port-security.local/gate/appointment.json', ...appointmentItemSchema } as const;
+export type GateAppointment = FromSchema<typeof appointmentItemSchema>;
 
 /** Most appointments in one POST /v1/gate/appointments. */
 export const MAX_APPOINTMENTS_PER_REQUEST = 1000;
@@ -38,7 +39,7 @@ export const gateAppointmentBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['appointments'],
-  properties: { appointments: { type: 'array', minItems: 1, maxItems: MAX_APPOINTMENTS_PER_REQUEST, items: gateAppointmentSchema } },
+  properties: { appointments: { type: 'array', minItems: 1, maxItems: MAX_APPOINTMENTS_PER_REQUEST, items: appointmentItemSchema } },
 } as const;
 
 export const gateAppointmentAnswerSchema = {

@@ -111,7 +111,8 @@ export function assessRisk(reading: GateReadingRecord, appointment: GateAppointm
     add('container_appointment_mismatch', 0);
     add('plate_appointment_mismatch', 0);
   } else {
-    containerMismatch = container?.id !== undefined && comparable(container.id) !== comparable(appointment.container_id);
+    // An id failing ISO 6346 is a misread: its check-digit factor counts it, comparing it with the booking would count it twice.
+    containerMismatch = container?.id !== undefined && !containerInvalid && comparable(container.id) !== comparable(appointment.container_id);
     plateMismatch = vehicle?.plate !== undefined && comparable(vehicle.plate) !== comparable(appointment.plate);
     add('container_appointment_mismatch', containerMismatch ? 100 : 0, { type: 'container_mismatch', message: `container ${container?.id ?? ''} read, ${appointment.container_id} booked`, severity: 'high', confidence: container?.ocr_confidence ?? 1 });
     add('plate_appointment_mismatch', plateMismatch ? 100 : 0, { type: 'plate_mismatch', message: `plate ${vehicle?.plate ?? ''} read, ${appointment.plate} booked`, severity: 'medium', confidence: vehicle?.plate_confidence ?? 1 });

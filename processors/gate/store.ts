@@ -1,7 +1,7 @@
 // Postgres side of the gate: appointments, transactions and the audit chain. Every value a parameter.
 import type { Pool, PoolClient } from '../../platform/postgres.ts';
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
-import { chain, GENESIS_HASH, type AuditEntry, type ChainedEntry } from './audit-chain.ts';
+import { chain, GENESIS_HASH, verifyChain, type AuditEntry, type ChainBreak, type ChainedEntry } from './audit-chain.ts';
 import type { NewTransaction } from './transaction.ts';
 
 /** One lock key for the audit chain: appending takes it for the rest of the transaction, so links never fork. */
@@ -87,4 +87,19 @@ export function chainedOf(r: AuditRow): ChainedEntry {
 export async function readAuditPage(pool: Pool, afterSeq: number, limit: number): Promise<ChainedEntry[]> {
   const { rows } = await pool.query<AuditRow>('SELECT * FROM gate_audit WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
   return rows.map(chainedOf);
+}
+
+/** Recomputes the whole audit chain, a page at a time; every break found, and the head reached. */
+export async function verifyAuditChain(pool: Pool, pageSize = 10_000): Promise<{ entries: number; breaks: ChainBreak[]; head: { seq: number; hash: string } }> {
+  let head = { seq: 0, hash: GENESIS_HASH };
+  let entries = 0;
+  const breaks: ChainBreak[] = [];
+  for (;;) {
+    const page = await readAuditPage(pool, head.seq, pageSize);
+    if (page.length === 0) return { entries, breaks, head };
+    const checked = verifyChain(page, head);
+    breaks.push(...checked.breaks);
+    entries += page.length;
+    head = checked.head;
+  }
 }
