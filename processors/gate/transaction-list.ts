@@ -82,7 +82,11 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   // Ties are broken by time, then id, in the same direction, so pages never overlap.
   const keys = f.sort === 'risk_score' ? ['risk_score', 'created_at', 'id'] : f.sort === 'gate' ? ['gate', 'created_at', 'id'] : ['created_at', 'id'];
   const orderBy = keys.map((k) => `${k} ${dir}`).join(', ');
-  const page = `SELECT body, status, decision, completed_at, operator FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}`;
+  // The page's ids (and sort keys) first, from the indexes alone where they can; then only its bodies.
+  const outer = keys.map((k) => `p.${k} ${dir}`).join(', ');
+  const page = `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (
+     SELECT ${keys.join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}
+   ) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${outer}`;
   return { page, count, params: countParams, pageParams: params };
 }
 
