@@ -32,18 +32,17 @@ export async function loadAppointments(pool: Pool, ids: string[]): Promise<Map<s
 /** Inserts the transactions whose reading is new; returns the ids inserted (a replayed reading is not). */
 export async function insertTransactions(client: PoolClient, txs: NewTransaction[]): Promise<Set<string>> {
   if (txs.length === 0) return new Set();
-  const rows = txs.map((t) => ({
-    id: t.id, reading_id: t.readingId, gate: t.gate, lane: t.lane, status: t.status, decision: t.decision, created_at: t.createdAt,
-    completed_at: t.completedAt, container_key: t.containerKey, plate_key: t.plateKey, risk_score: t.riskScore, body: t.body,
-  }));
+  // One array per column (unnest), cheaper to send and read than one JSON document of rows.
   const { rows: inserted } = await client.query<{ id: string }>(
     `INSERT INTO gate_transactions (id, reading_id, gate, lane, status, decision, created_at, completed_at, container_key, plate_key, risk_score, body)
-     SELECT r.id, r.reading_id, r.gate, r.lane, r.status, r.decision, r.created_at, r.completed_at, r.container_key, r.plate_key, r.risk_score, r.body
-       FROM jsonb_to_recordset($1::jsonb) AS r (id text, reading_id text, gate text, lane text, status text, decision text, created_at timestamptz,
-            completed_at timestamptz, container_key text, plate_key text, risk_score real, body jsonb)
-     ON CONFLICT DO NOTHING
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[], $9::text[], $10::text[], $11::real[], $12::jsonb[])
+     ON CONFLICT (id) DO NOTHING
      RETURNING id`,
-    [JSON.stringify(rows)],
+    [
+      txs.map((t) => t.id), txs.map((t) => t.readingId), txs.map((t) => t.gate), txs.map((t) => t.lane), txs.map((t) => t.status), txs.map((t) => t.decision),
+      txs.map((t) => t.createdAt), txs.map((t) => t.completedAt), txs.map((t) => t.containerKey), txs.map((t) => t.plateKey), txs.map((t) => t.riskScore),
+      txs.map((t) => JSON.stringify(t.body)),
+    ],
   );
   return new Set(inserted.map((r) => r.id));
 }
@@ -57,9 +56,11 @@ export async function appendAudit(client: PoolClient, entries: AuditEntry[]): Pr
   const linked = chain(head, entries);
   await client.query(
     `INSERT INTO gate_audit (seq, transaction_id, action, at, actor, details, rule, prev_hash, hash)
-     SELECT r.seq, r.transaction_id, r.action, r.at, r.actor, r.details, r.rule, r.prev_hash, r.hash
-       FROM jsonb_to_recordset($1::jsonb) AS r (seq bigint, transaction_id text, action text, at timestamptz, actor text, details jsonb, rule text, prev_hash text, hash text)`,
-    [JSON.stringify(linked.map((e) => ({ seq: e.seq, transaction_id: e.transactionId, action: e.action, at: e.at, actor: e.actor, details: e.details ?? null, rule: e.rule ?? null, prev_hash: e.prevHash, hash: e.hash })))],
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[], $7::text[], $8::text[], $9::text[])`,
+    [
+      linked.map((e) => e.seq), linked.map((e) => e.transactionId), linked.map((e) => e.action), linked.map((e) => e.at), linked.map((e) => e.actor),
+      linked.map((e) => (e.details === undefined ? null : JSON.stringify(e.details))), linked.map((e) => e.rule ?? null), linked.map((e) => e.prevHash), linked.map((e) => e.hash),
+    ],
   );
   return linked;
 }

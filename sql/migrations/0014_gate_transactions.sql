@@ -15,9 +15,11 @@ CREATE TABLE gate_appointments (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 
+-- id is derived from reading_id (processors/gate/transaction.ts), so the primary key alone makes a
+-- replayed reading a no-op; reading_id is not indexed again (each index costs the processor's inserts).
 CREATE TABLE gate_transactions (
   id text PRIMARY KEY,
-  reading_id text NOT NULL UNIQUE,
+  reading_id text NOT NULL,
   gate text NOT NULL,
   lane text NOT NULL,
   status text NOT NULL CHECK (status IN ('approved', 'flagged', 'held', 'overridden', 'rejected')),
@@ -57,7 +59,7 @@ CREATE TABLE gate_audit (
   details jsonb,
   rule text,
   prev_hash text NOT NULL,
-  hash text NOT NULL UNIQUE
+  hash text NOT NULL
 );
 CREATE INDEX gate_audit_transaction ON gate_audit (transaction_id, seq);
 
