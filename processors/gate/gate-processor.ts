@@ -60,8 +60,9 @@ export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'
   const { fresh, events } = await inTransaction(ctx.pool, async (client) => {
     const inserted = await insertTransactions(client, txs);
     const fresh = txs.filter((t) => inserted.has(t.id));
-    await appendAudit(client, fresh.map(decisionAudit));
     const events: SecurityEvent[] = await storeEvents(client, fresh.flatMap(transactionEvents));
+    // Last: the chain's lock is held from here to the commit, so concurrent batches wait the least.
+    await appendAudit(client, fresh.map(decisionAudit));
     return { fresh, events };
   });
   if (events.length > 0) ctx.relay.wake();
