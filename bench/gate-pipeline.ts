@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const databaseUrl = await freshBenchDatabase('pss_bench_gate_pipeline');
   await migrate(databaseUrl, log);
   const prefix = `bench-gatep-${Date.now().toString(36)}-`;
-  const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
+  const gateSettings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PSS_GATE_')));
+  const config = loadConfig({ ...gateSettings, PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
   const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
   const admin = new KafkaAdmin(kafka);
   await admin.ensureTopics(topicSpecs(prefix));
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
   await admin.close();
   const report = {
     readings: READINGS,
+    consumers: config.gateProcessorConsumers,
     throughput_per_second: Math.round(throughput),
     goal_per_second: GOAL_PER_SECOND,
     goal: throughput >= GOAL_PER_SECOND ? 'met' : 'MISSED',

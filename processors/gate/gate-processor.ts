@@ -92,17 +92,19 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
     await deleteAppointments(ctx.pool, tombstones.map((r) => r.key).filter((k): k is string => k !== undefined));
   });
 
-  const readingsConsumer = new KafkaConsumer(ctx.kafka, { groupId: `${ctx.config.topicPrefix}gate-transactions`, topics: [ctx.topics.gateReadings], maxBatch: 5_000 });
-  await readingsConsumer.run(async (records) => {
+  // Several members of the group in one instance: while one batch waits on Postgres, another is decided.
+  const readingsConsumers = Array.from({ length: ctx.config.gateProcessorConsumers }, () =>
+    new KafkaConsumer(ctx.kafka, { groupId: `${ctx.config.topicPrefix}gate-transactions`, topics: [ctx.topics.gateReadings], maxBatch: 5_000 }));
+  await Promise.all(readingsConsumers.map((consumer) => consumer.run(async (records) => {
     const { values, failures } = await ctx.codec.decode('gateReadings', records);
     skipUnreadable('gate.readings', failures.map((f) => ({ record: f.record, reason: f.error.message })));
     await processReadings(ctx, values.map((v) => v.value), options);
-  });
+  })));
 
   return {
     name: 'gate',
     stop: async () => {
-      await readingsConsumer.stop();
+      await Promise.all(readingsConsumers.map((consumer) => consumer.stop()));
       await appointmentsConsumer.stop();
     },
   };

@@ -46,6 +46,12 @@ export const GATE_SETTINGS = {
     default: '0.5',
     parse: decimal(0, 1),
   },
+  gateProcessorConsumers: {
+    env: 'PSS_GATE_PROCESSOR_CONSUMERS',
+    description: 'Gate processor: consumers of gate.readings per processors instance (same group, each takes a share of the partitions), so one batch is decided while another is being stored. At most the partition count (6).',
+    default: '2',
+    parse: int(1, 6),
+  },
   gateCommandAckTimeoutMs: {
     env: 'PSS_GATE_COMMAND_ACK_TIMEOUT_MS',
     description: 'Override: how long the API waits for Kafka to acknowledge the gate command before answering gate_action_executed false.',
