@@ -7,6 +7,9 @@ import { chainedOf } from './store.ts';
 import { comparable } from './risk.ts';
 import { detailView, listView, type StoredBody, type TransactionState } from './transaction.ts';
 
+/** The statuses a transaction with each automated decision can have (decision.ts; an override changes both). */
+const DECISION_STATUSES: Record<string, string[]> = { auto_approved: ['approved'], manual_review: ['flagged', 'held'], auto_rejected: ['rejected'] };
+
 /** Spec "Limits": the default time window is the 24 hours before its end. */
 const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -72,7 +75,11 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   const where = [`created_at >= ${p(f.start, 'timestamptz')}`, `created_at <= ${p(f.end, 'timestamptz')}`];
   if (f.status !== undefined) where.push(`status = ${p(f.status, 'text')}`);
   if (f.gate !== undefined) where.push(`gate = ${p(f.gate, 'text')}`);
-  if (f.decision !== undefined) where.push(`decision = ${p(f.decision, 'text')}`);
+  if (f.decision !== undefined) {
+    // An automated decision has its own statuses (an override changes both), so the status index serves it.
+    where.push(`status = ANY(${p(DECISION_STATUSES[f.decision] ?? [], 'text[]')})`);
+    where.push(`decision = ${p(f.decision, 'text')}`);
+  }
   if (f.containerPrefix !== undefined) where.push(`container_key LIKE ${p(likePrefix(f.containerPrefix), 'text')}`);
   if (f.plate !== undefined) where.push(`plate_key = ${p(f.plate, 'text')}`);
   const conditions = where.join(' AND ');

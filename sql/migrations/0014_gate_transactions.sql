@@ -44,7 +44,7 @@ CREATE TABLE gate_transactions (
 CREATE INDEX gate_transactions_created ON gate_transactions (created_at, id);
 CREATE INDEX gate_transactions_status ON gate_transactions (status, created_at);
 CREATE INDEX gate_transactions_gate ON gate_transactions (gate, created_at);
-CREATE INDEX gate_transactions_decision ON gate_transactions (decision, created_at);
+-- No decision index: an automated decision implies its statuses, and the list adds them to the filter.
 CREATE INDEX gate_transactions_plate ON gate_transactions (plate_key, created_at);
 -- Prefix match (container_id=MSCU12): text_pattern_ops makes `LIKE 'MSCU12%'` an index range.
 CREATE INDEX gate_transactions_container ON gate_transactions (container_key text_pattern_ops, created_at);
