@@ -75,11 +75,10 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   const where = [`created_at >= ${p(f.start, 'timestamptz')}`, `created_at <= ${p(f.end, 'timestamptz')}`];
   if (f.status !== undefined) where.push(`status = ${p(f.status, 'text')}`);
   if (f.gate !== undefined) where.push(`gate = ${p(f.gate, 'text')}`);
-  if (f.decision !== undefined) {
-    // An automated decision has its own statuses (an override changes both), so the status index serves it.
-    where.push(`status = ANY(${p(DECISION_STATUSES[f.decision] ?? [], 'text[]')})`);
-    where.push(`decision = ${p(f.decision, 'text')}`);
-  }
+  // Each status holds exactly one automated decision (approved: auto_approved, flagged and held:
+  // manual_review, rejected: auto_rejected; an override sets both to other values), so the decision is
+  // its statuses, and the status index answers it from the index alone.
+  if (f.decision !== undefined) where.push(`status = ANY(${p(DECISION_STATUSES[f.decision] ?? [], 'text[]')})`);
   if (f.containerPrefix !== undefined) where.push(`container_key LIKE ${p(likePrefix(f.containerPrefix), 'text')}`);
   if (f.plate !== undefined) where.push(`plate_key = ${p(f.plate, 'text')}`);
   const conditions = where.join(' AND ');
