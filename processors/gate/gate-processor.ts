@@ -53,7 +53,15 @@ export function decisionAudit(tx: NewTransaction): AuditEntry {
 /** Decides and stores one batch of readings; returns the transactions that were new. Used by the consumer and the benchmark. */
 export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'>, readings: GateReadingRecord[], options: DecideOptions, now: () => number = Date.now): Promise<NewTransaction[]> {
   const unique = new Map<string, GateReadingRecord>();
-  for (const r of readings) if (!unique.has(r.reading_id)) unique.set(r.reading_id, r);
+  for (const r of readings) {
+    // Postgres cannot store NUL or a lone surrogate in jsonb; such a reading would fail its whole batch
+    // forever and block the partition. The raw-topic path lets them through validation, so skip it here.
+    if (!storable(r)) {
+      unreadable.inc({ topic: 'gate.readings' });
+      continue;
+    }
+    if (!unique.has(r.reading_id)) unique.set(r.reading_id, r);
+  }
   const ids = [...new Set([...unique.values()].map((r) => r.vehicle?.appointment_id).filter((id): id is string => id !== undefined))];
   const appointments = await loadAppointments(ctx.pool, ids);
   const txs = [...unique.values()].map((r) => buildTransaction(r, r.vehicle?.appointment_id === undefined ? undefined : appointments.get(r.vehicle.appointment_id), options, now()));
@@ -85,8 +93,8 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
     skipUnreadable('gate.appointments', failures.map((f) => ({ record: f.record, reason: f.error.message })));
     const good: GateAppointment[] = [];
     for (const { record, value } of values) {
-      if (isAppointment(value)) good.push(value);
-      else skipUnreadable('gate.appointments', [{ record, reason: 'not an appointment (appointment_id, plate and container_id are required strings)' }]);
+      if (isAppointment(value) && storable(value)) good.push(value);
+      else skipUnreadable('gate.appointments', [{ record, reason: 'not a storable appointment (appointment_id, plate and container_id are required strings; no NUL or lone surrogate)' }]);
     }
     await upsertAppointments(ctx.pool, good);
     await deleteAppointments(ctx.pool, tombstones.map((r) => r.key).filter((k): k is string => k !== undefined));
@@ -116,6 +124,14 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
       log.warn({ topic: record.topic, partition: record.partition, offset: String(record.offset), reason }, 'unreadable gate record skipped');
     }
   }
+}
+
+/** Whether every string (and key) of a value can be stored in jsonb. */
+export function storable(value: unknown): boolean {
+  if (typeof value === 'string') return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+  if (Array.isArray(value)) return value.every(storable);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).every(([k, v]) => storable(k) && storable(v));
+  return true;
 }
 
 /** Another producer may write the topic directly: the fields the decision relies on must be there. */

@@ -51,6 +51,15 @@ describe('gate processor store', () => {
     expect(rows.map((r) => r.type)).toEqual(['auto_rejected', 'damage_detected', 'damage_detected', 'gate_transaction_created', 'gate_transaction_created', 'seal_violation']);
   });
 
+  it('skips a reading Postgres cannot store (NUL, lone surrogate) without failing the others of its batch', async () => {
+    const bad = record('nul');
+    bad.vehicle = { ...bad.vehicle, plate: 'AB\u0000CD' };
+    const lone = record('surrogate');
+    lone.vehicle = { ...lone.vehicle, carrier: 'x\ud800' };
+    const stored = await processReadings(ctx(), [bad, lone, record('fine')], options);
+    expect(stored.map((t) => t.readingId)).toEqual([`${RUN}-fine`]);
+  });
+
   it('keeps one unbroken audit chain when two instances append at once', async () => {
     const batches = [0, 1, 2, 3].map((b) => Array.from({ length: 50 }, (_, i) => record(`c${b}-${i}`, i % 7 === 0 ? 'broken' : 'intact')));
     const stored = (await Promise.all(batches.map((batch) => processReadings(ctx(), batch, options)))).flat();
