@@ -126,9 +126,11 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
   }
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** Whether every string (and key) of a value can be stored in jsonb. */
 export function storable(value: unknown): boolean {
-  if (typeof value === 'string') return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+  if (typeof value === 'string') return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
   if (Array.isArray(value)) return value.every(storable);
   if (typeof value === 'object' && value !== null) return Object.entries(value).every(([k, v]) => storable(k) && storable(v));
   return true;
