@@ -53,11 +53,13 @@ export function decisionAudit(tx: NewTransaction): AuditEntry {
 /** Decides and stores one batch of readings; returns the transactions that were new. Used by the consumer and the benchmark. */
 export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'>, readings: GateReadingRecord[], options: DecideOptions, now: () => number = Date.now): Promise<NewTransaction[]> {
   const unique = new Map<string, GateReadingRecord>();
+  let skipped = 0;
   for (const r of readings) {
     // Postgres cannot store NUL or a lone surrogate in jsonb; such a reading would fail its whole batch
     // forever and block the partition. The raw-topic path lets them through validation, so skip it here.
     if (!storable(r)) {
       unreadable.inc({ topic: 'gate.readings' });
+      skipped += 1;
       continue;
     }
     if (!unique.has(r.reading_id)) unique.set(r.reading_id, r);
@@ -74,7 +76,7 @@ export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'
     return { fresh, events };
   });
   if (events.length > 0) ctx.relay.wake();
-  duplicates.inc(txs.length - fresh.length + (readings.length - unique.size));
+  duplicates.inc(txs.length - fresh.length + (readings.length - skipped - unique.size));
   for (const t of fresh) {
     readingsDecided.inc({ status: t.status });
     decisionSeconds.observe(t.body.processing_time_ms / 1000);
