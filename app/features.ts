@@ -3,6 +3,7 @@
 import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
+import { gateRoutes } from '../api/gate/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { webhookRoutes } from '../api/webhooks/routes.ts';
@@ -12,6 +13,7 @@ import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/we
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
@@ -30,6 +32,9 @@ export const ingestFeature: Feature = {
 
 /** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
 export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
+
+/** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
+export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };
 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
@@ -81,4 +86,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, eventsFeature, streamFeature(), webhooksFeature()];

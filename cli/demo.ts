@@ -15,6 +15,7 @@ import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger, type Logger } from '../platform/log.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import { DEMO_ZONES } from './demo/copenhagen-port.ts';
+import { driveGateLane } from './demo/gate-lane.ts';
 import { FEATURES } from '../app/features.ts';
 import { startService, type RunningService } from '../app/service.ts';
 
@@ -35,8 +36,11 @@ export async function demoCommand(args: string[]): Promise<number> {
 
   const printer = await printEvents(service, log);
   const replay = replayLooped(service, Number(values.minutes) * 60_000);
+  const gateLane = new AbortController();
+  driveGateLane(service.context, gateLane.signal);
   const stop = async () => {
     replay.abort();
+    gateLane.abort();
     await printer.stop();
     await service.stop();
     process.exit(0);
@@ -109,6 +113,11 @@ async function printEvents(service: RunningService, log: Logger): Promise<KafkaC
 const SEVERITY_MARK: Record<string, string> = { low: '.', medium: '*', high: '!', critical: '!!' };
 
 export function formatEvent(e: SecurityEvent): string {
+  if (e.source_module === 'gate') {
+    const g = e.metadata as { container_id?: string | null; vehicle_plate?: string | null; status?: string };
+    const what = `${g.container_id ?? '-'} on ${g.vehicle_plate ?? '-'}${e.type === 'gate_transaction_created' ? ` -> ${g.status ?? ''}` : ''}`;
+    return `${e.timestamp.slice(11, 19)} ${(SEVERITY_MARK[e.severity] ?? '').padEnd(2)} ${e.severity.padEnd(8)} ${e.type.padEnd(16)} ${e.source_device.padEnd(26)} ${what}`;
+  }
   const m = e.metadata as { mmsi?: number; vessel_name?: string | null; dwell_minutes?: number };
   const vessel = `${m.vessel_name ?? 'unknown'} (${m.mmsi ?? '?'})`;
   const dwell = m.dwell_minutes ? ` dwell ${m.dwell_minutes} min` : '';
@@ -125,9 +134,10 @@ function printBanner(service: RunningService, key: string): void {
       `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
       `  live event stream (README "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
       `    then type: {"type":"subscribe","filters":{"categories":["maritime"],"min_severity":"medium"}}`,
-      `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}); events as they happen:`,
+      `  gate transactions: curl -H "Authorization: Bearer ${key}" "${service.url}/v1/transactions?sort=risk_score"`,
+      `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}) and a truck every 4 s at gate-north; events as they happen:`,
       '',
-      'event time  severity  type             zone                       vessel',
+      'event time  severity  type             zone / gate lane           vessel / container on plate',
     ].join('\n'),
   );
 }

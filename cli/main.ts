@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   openapi: { summary: 'openapi                                print the OpenAPI 3.1 document', load: async () => (await import('./scopes.ts')).openApiCommand },
   keys: { summary: 'keys create --name N --scopes a,b [--expires-in-days N] [--ip-allowlist cidr,...] | keys revoke ID | keys list', load: async () => (await import('./keys.ts')).keysCommand },
   users: { summary: 'users create --username U --scopes a,b (--password P | --password-stdin)   create an operator account', load: async () => (await import('./users.ts')).usersCommand },
+  audit: { summary: 'audit verify                           check the hash chain of the gate transactions\' audit trail', load: async () => (await import('./audit.ts')).auditCommand },
   'oauth-clients': { summary: 'oauth-clients create --name N --redirect-uri URL [--redirect-uri URL] --scopes a,b [--public]', load: async () => (await import('./oauth-clients.ts')).oauthClientsCommand },
 };
 

@@ -5,6 +5,8 @@ import { nonVesselReportSchema, vesselPositionSchema, vesselStaticSchema, type N
 import { deadLetterSchema, type DeadLetter } from '../schemas/dead-letter.ts';
 import { securityEventSchema, type SecurityEvent } from '../schemas/event.ts';
 import { gateReadingRecordSchema, type GateReadingRecord } from '../schemas/gate-reading.ts';
+import { gateAppointmentSchema, type GateAppointment } from '../schemas/gate-appointment.ts';
+import { gateCommandSchema, type GateCommand } from '../schemas/gate-transaction.ts';
 
 /**
  * A topic's values: JSON described by a JSON Schema (registered in schema-registry mode), or text exactly
@@ -72,6 +74,22 @@ export const TOPICS = {
     description: 'Gate lane readings from producers outside the service, unvalidated; ingest validates them into gate.readings or the dead-letter topic.',
     value: { text: 'utf8' },
   },
+  gateAppointments: {
+    name: 'gate.appointments',
+    key: 'appointment_id',
+    partitions: 3,
+    config: { 'cleanup.policy': 'compact' },
+    description: 'Truck appointments from the terminal operating system (POST /v1/gate/appointments); compacted, the latest version of each appointment.',
+    value: { schema: gateAppointmentSchema },
+  },
+  gateCommands: {
+    name: 'gate.commands',
+    key: 'gate',
+    partitions: 6,
+    config: { 'retention.ms': String(7 * DAY_MS) },
+    description: 'Commands to gate lane controllers (open, hold, lock) after operator overrides; controllers execute each command_id once.',
+    value: { schema: gateCommandSchema },
+  },
   securityEvents: {
     name: 'security.events',
     key: 'event id',
@@ -100,6 +118,8 @@ type TopicValues = {
   aisStations: NonVesselReport;
   gateReadings: GateReadingRecord;
   gateReadingsRaw: string;
+  gateAppointments: GateAppointment;
+  gateCommands: GateCommand;
   securityEvents: SecurityEvent;
   deadLetter: DeadLetter;
 };
