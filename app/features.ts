@@ -4,12 +4,16 @@ import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
+import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
+import { startPositionSink } from '../processors/vessels/positions-sink.ts';
+import { startStaticSink } from '../processors/vessels/static-sink.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
@@ -56,4 +60,24 @@ export function streamFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, eventsFeature, streamFeature()];
+/**
+ * Vessels: the positions and static sinks (processors role) keeping vessel_positions and vessels in
+ * PostGIS, the vessel API, and the analyst login set up from PSS_ANALYST_PASSWORD.
+ */
+export const vesselsFeature: Feature = {
+  name: 'vessels',
+  routes: vesselRoutes,
+  setup: (config) => applyAnalystLogin(config.databaseUrl, config.analystPassword),
+  processors: async (ctx) => {
+    const positions = await startPositionSink(ctx);
+    const statics = await startStaticSink(ctx);
+    return {
+      name: 'vessel-sinks',
+      stop: async () => {
+        await Promise.all([positions.stop(), statics.stop()]);
+      },
+    };
+  },
+};
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature, streamFeature()];

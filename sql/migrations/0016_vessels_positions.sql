@@ -94,6 +94,10 @@ CREATE INDEX vessels_last_position_idx ON vessels USING gist (last_position);
 CREATE INDEX vessels_last_report_idx ON vessels (last_report_at);
 CREATE INDEX vessels_name_idx ON vessels (lower(name) text_pattern_ops);
 CREATE INDEX vessels_category_idx ON vessels (category);
+-- A vessel's recent events (GET /v1/maritime/vessels/{mmsi}). Text, not integer: metadata is free-form for
+-- events from other modules, and a failing cast in an index expression would refuse their insert.
+CREATE INDEX security_events_mmsi_idx ON security_events ((body->'metadata'->>'mmsi'), occurred_at)
+  WHERE body->'metadata' ? 'mmsi';
 
 -- ---------------------------------------------------------------------------------------------------
 -- The analyst schema: documented views, the only thing the pss_analyst role may read. Views run with
@@ -188,7 +192,7 @@ COMMENT ON COLUMN analyst.zones.h3_buffer_cover IS 'H3 cells wholly in the buffe
 CREATE VIEW analyst.events AS
 SELECT id, type, category, severity, occurred_at, source_module, body->>'source_device' AS source_device,
        body->>'title' AS title, body->>'description' AS description, zone, zone_id,
-       (body->'metadata'->>'mmsi')::integer AS mmsi,
+       CASE WHEN body->'metadata'->>'mmsi' ~ '^\d{1,10}$' THEN (body->'metadata'->>'mmsi')::bigint END AS mmsi,
        CASE WHEN body->'location' ? 'lat' THEN ST_SetSRID(ST_MakePoint((body->'location'->>'lng')::float8, (body->'location'->>'lat')::float8), 4326)::geography END AS location,
        body->'metadata' AS metadata, requires_action, assigned_to, incident_id
   FROM security_events_current;
@@ -326,6 +330,7 @@ DROP FUNCTION pss_set_analyst_login(text);
 REVOKE ALL ON SCHEMA analyst FROM pss_analyst;
 ALTER DEFAULT PRIVILEGES IN SCHEMA analyst REVOKE SELECT ON TABLES FROM pss_analyst;
 DROP SCHEMA analyst CASCADE;
+DROP INDEX security_events_mmsi_idx;
 DROP TABLE vessels;
 DROP FUNCTION vessel_positions_drop_before(date);
 DROP FUNCTION vessel_positions_create_partition(date);
