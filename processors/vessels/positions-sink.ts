@@ -7,8 +7,9 @@ import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import { daysAhead, daysOf, keepFromDay, latestPerVessel, positionRow, retained, type PositionRow } from './position-rows.ts';
-import { createPartitions, dropPartitionsBefore, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
+import { maintainPartitions } from './partitions.ts';
+import { daysOf, keepFromDay, latestPerVessel, positionRow, retained, type PositionRow } from './position-rows.ts';
+import { createPartitions, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
 
 const stored = counter('pss_vessel_positions_stored_total', 'Positions stored in PostGIS (re-read ones not counted)');
 const skipped = counter('pss_vessel_positions_skipped_total', 'Position records not stored, by reason', ['reason']);
@@ -37,8 +38,7 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
   let known = new Set<string>();
 
   const maintain = async () => {
-    const created = await createPartitions(ctx.pool, daysAhead(now(), ahead));
-    const dropped = await dropPartitionsBefore(ctx.pool, keepFromDay(now(), retentionDays));
+    const { created, dropped } = await maintainPartitions(ctx.pool, now(), { retentionDays, ahead });
     known = new Set(await partitionDays(ctx.pool));
     if (created.length || dropped.length) ctx.log.info({ created, dropped }, 'vessel_positions partitions maintained');
     return { created, dropped };
