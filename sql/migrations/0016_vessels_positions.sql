@@ -244,7 +244,7 @@ COMMENT ON COLUMN analyst.zone_incursions.zone_name IS 'Zone name when the event
 COMMENT ON COLUMN analyst.zone_incursions.zone_type IS 'exclusion, restricted, monitoring or anchorage.';
 COMMENT ON COLUMN analyst.zone_incursions.entered_at IS 'First report inside the zone (event time).';
 COMMENT ON COLUMN analyst.zone_incursions.exited_at IS 'Confirmed exit (first report outside, or the last report when the signal was lost); null while inside.';
-COMMENT ON COLUMN analyst.zone_incursions.exit_reason IS 'How the stay ended, e.g. departed or signal_lost; null while inside.';
+COMMENT ON COLUMN analyst.zone_incursions.exit_reason IS 'How the stay ended, left (a report outside) or signal_lost (no report for the AIS silence timeout); null while inside.';
 COMMENT ON COLUMN analyst.zone_incursions.stay_minutes IS 'Whole minutes from entry to exit of this stay; null while inside.';
 COMMENT ON COLUMN analyst.zone_incursions.visit_dwell_minutes IS 'Dwell of the whole visit at exit, including time carried over from earlier stays within the reset window.';
 COMMENT ON COLUMN analyst.zone_incursions.alerted IS 'Whether any event of the stay was an alert.';
