@@ -2,13 +2,15 @@
 // day-partitioned vessel_positions table, and each vessel's newest position into `vessels`, in one
 // transaction per batch. Offsets are committed after it commits; a re-read batch (crash, rebalance)
 // meets the primary key and adds no row, and never moves a last position backwards.
-// Maintenance (every instance, hourly): create tomorrow's partitions ahead, drop those past retention.
+// Maintenance (every instance, at start and hourly): create the days ahead, drop those past retention,
+// index the days that have ended (partitions.ts). The first maintenance runs beside the consumer, so an
+// index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import { maintainPartitions } from './partitions.ts';
-import { daysOf, keepFromDay, latestPerVessel, positionRow, retained, type PositionRow } from './position-rows.ts';
+import { maintainPartitions, type Maintained } from './partitions.ts';
+import { daysAhead, daysOf, keepFromDay, latestPerVessel, positionRow, retained, splitByVessel, type PositionRow } from './position-rows.ts';
 import { createPartitions, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
 
 const stored = counter('pss_vessel_positions_stored_total', 'Positions stored in PostGIS (re-read ones not counted)');
@@ -22,13 +24,15 @@ const NO_PARTITION = '23514';
 export interface PositionSinkOptions {
   /** Wall clock for retention and partitions ahead (tests pass their own). */
   now?: () => number;
-  /** Largest batch per transaction; the benchmark varies it. */
+  /** Largest batch handed to the handler. */
   maxBatch?: number;
+  /** Connections a batch is written over in parallel (default 2; at most the pool size less one). */
+  writers?: number;
 }
 
 export interface PositionSink extends RunningRole {
   /** Runs partition maintenance now (also hourly); returns what it created and dropped. */
-  maintain(): Promise<{ created: string[]; dropped: string[] }>;
+  maintain(): Promise<Maintained>;
 }
 
 export async function startPositionSink(ctx: ServiceContext, options: PositionSinkOptions = {}): Promise<PositionSink> {
@@ -36,12 +40,13 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
   const { positionRetentionDays: retentionDays, positionPartitionsAhead: ahead } = ctx.config;
   /** Days known to have a partition: the sink creates the others before writing into them. */
   let known = new Set<string>();
+  const writers = Math.max(1, Math.min(options.writers ?? 2, ctx.config.databasePoolSize - 1));
 
   const maintain = async () => {
-    const { created, dropped } = await maintainPartitions(ctx.pool, now(), { retentionDays, ahead });
+    const done = await maintainPartitions(ctx.pool, now(), { retentionDays, ahead }, ctx.log);
     known = new Set(await partitionDays(ctx.pool));
-    if (created.length || dropped.length) ctx.log.info({ created, dropped }, 'vessel_positions partitions maintained');
-    return { created, dropped };
+    if (done.created.length || done.dropped.length || done.indexed.length) ctx.log.info(done, 'vessel_positions partitions maintained');
+    return done;
   };
 
   const store = async (rows: PositionRow[]) => {
@@ -51,18 +56,24 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
       for (const day of missing) known.add(day);
     }
     try {
-      return await inTransaction(ctx.pool, async (client) => {
-        const added = await insertPositions(client, rows);
-        await updateLastPositions(client, latestPerVessel(rows));
-        return added;
-      });
+      // Vessels split over `writers` connections, each its own transaction: the server's work per row
+      // (three index inserts, partition routing) then runs on several cores. A failed part fails the
+      // batch, which is re-read whole; the parts already committed meet their keys and add nothing.
+      const parts = splitByVessel(rows, writers);
+      const added = await Promise.all(parts.map((part) => inTransaction(ctx.pool, async (client) => {
+        const n = await insertPositions(client, part);
+        await updateLastPositions(client, latestPerVessel(part));
+        return n;
+      })));
+      return added.reduce((a, b) => a + b, 0);
     } catch (err) {
       if ((err as { code?: string }).code === NO_PARTITION) known = new Set(await partitionDays(ctx.pool));
       throw err;
     }
   };
 
-  await maintain();
+  await createPartitions(ctx.pool, daysAhead(now(), ahead));
+  known = new Set(await partitionDays(ctx.pool));
   const consumer = new KafkaConsumer(ctx.kafka, {
     groupId: `${ctx.config.topicPrefix}vessel-positions`,
     topics: [ctx.topics.aisPositions],
@@ -87,9 +98,11 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     batchSeconds.observe((performance.now() - started) / 1000);
   });
 
-  const timer = setInterval(() => {
+  const background = () => {
     maintain().catch((err: unknown) => ctx.log.warn({ err }, 'vessel_positions partition maintenance failed; retried next hour'));
-  }, MAINTENANCE_EVERY_MS);
+  };
+  background();
+  const timer = setInterval(background, MAINTENANCE_EVERY_MS);
   timer.unref();
   return {
     name: 'vessel-positions-sink',

@@ -1,6 +1,7 @@
 // SQL of the vessel sinks: bulk writes of positions, newest positions and static data, and the day
 // partitions of vessel_positions. Every statement takes whole columns as array parameters (unnest), so a
 // batch of thousands of rows is one round trip and one plan, with no value ever in the SQL text.
+import pg from 'pg';
 import type { Pool, PoolClient } from '../../platform/postgres.ts';
 import type { PositionRow } from './position-rows.ts';
 import type { StaticRow } from './static-rows.ts';
@@ -105,4 +106,30 @@ export async function partitionDays(db: Queryable): Promise<string[]> {
       ORDER BY 1`,
   );
   return rows.map((r) => r.day);
+}
+
+/** Day partitions before `today` (YYYY-MM-DD) that have no valid GiST index on position yet, oldest first. */
+export async function partitionsToIndex(db: Queryable, today: string): Promise<string[]> {
+  const { rows } = await db.query<{ part: string }>(
+    `SELECT c.relname AS part
+       FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'vessel_positions'::regclass AND c.relname ~ '^vessel_positions_\\d{8}$'
+        AND to_date(substr(c.relname, 18), 'YYYYMMDD') < $1::date
+        AND NOT EXISTS (SELECT 1 FROM pg_index AS x JOIN pg_class AS ic ON ic.oid = x.indexrelid
+                         WHERE x.indrelid = c.oid AND x.indisvalid AND ic.relname = c.relname || '_position_gist')
+      ORDER BY c.relname`,
+    [today],
+  );
+  return rows.map((r) => r.part);
+}
+
+/**
+ * Builds the GiST index on position of one day partition without blocking its writers. A build left
+ * invalid (an instance stopped mid-way, or another instance building the same one) is dropped first.
+ * `part` comes from the catalog (partitionsToIndex), never from input.
+ */
+export async function indexPartition(pool: Pool, part: string): Promise<void> {
+  const index = pg.escapeIdentifier(`${part}_position_gist`);
+  await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+  await pool.query(`CREATE INDEX CONCURRENTLY ${index} ON ${pg.escapeIdentifier(part)} USING gist (position)`);
 }

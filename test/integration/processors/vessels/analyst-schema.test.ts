@@ -22,9 +22,9 @@ const DAY = 24 * HOUR;
 const utc = (iso: string) => Date.parse(iso);
 
 const ZONES: ZoneCreate[] = [
-  { name: 'Approach channel', type: 'monitoring', alert_level: 'low', geometry: { type: 'Corridor', centerline: [[12.6, 55.6], [12.7, 55.6]], width_meters: 400 } },
-  { name: 'North anchorage', type: 'anchorage', alert_level: 'info', geometry: { type: 'Circle', center: [12.65, 55.7], radius_meters: 1000 } },
-  { name: 'Berth 7', type: 'restricted', alert_level: 'high', geometry: { type: 'Polygon', coordinates: [[[12.799, 55.649], [12.801, 55.649], [12.801, 55.651], [12.799, 55.651], [12.799, 55.649]]] } },
+  { name: 'Approach channel', active: true, type: 'monitoring', alert_level: 'low', geometry: { type: 'Corridor', centerline: [[12.6, 55.6], [12.7, 55.6]], width_meters: 400 } },
+  { name: 'North anchorage', active: true, type: 'anchorage', alert_level: 'info', geometry: { type: 'Circle', center: [12.65, 55.7], radius_meters: 1000 } },
+  { name: 'Berth 7', active: true, type: 'restricted', alert_level: 'high', geometry: { type: 'Polygon', coordinates: [[[12.799, 55.649], [12.801, 55.649], [12.801, 55.651], [12.799, 55.651], [12.799, 55.649]]] } },
 ];
 
 const V = { runner: 219000101, late: 219000102, edges: 219000103, berthNear: 219000104, berthFar: 219000105, longStay: 219000106, stillThere: 219000107, oldStay: 219000108, berthStay: 219000109, dark: 219000110, talking: 219000111, darkOutside: 219000112, darkLongAgo: 219000113 };
@@ -57,7 +57,7 @@ describe('the analyst schema', () => {
     db = await scratchDatabase('analyst');
     pool = createPool(db.url, 2);
     for (const body of ZONES) {
-      const stored = await new ZoneStore(pool).create({ active: true, ...body });
+      const stored = await new ZoneStore(pool).create(body);
       zone[body.name] = { id: stored.id, name: stored.name, type: stored.type };
     }
     const positions = [

@@ -23,11 +23,9 @@ describe('vessel_positions day partitions', () => {
   });
 
   it('creates today and the days ahead, and rolls forward as days pass', async () => {
-    expect(await maintainPartitions(pool, T0, { retentionDays: 3, ahead: 2 })).toEqual({ created: ['2026-03-01', '2026-03-02', '2026-03-03'], dropped: [] });
+    expect(await maintainPartitions(pool, T0, { retentionDays: 3, ahead: 2 })).toEqual({ created: ['2026-03-01', '2026-03-02', '2026-03-03'], dropped: [], indexed: [] });
     // Again the same day: nothing to do.
-    expect(await maintainPartitions(pool, T0, { retentionDays: 3, ahead: 2 })).toEqual({ created: [], dropped: [] });
-    expect(await maintainPartitions(pool, T0 + DAY, { retentionDays: 3, ahead: 2 })).toEqual({ created: ['2026-03-04'], dropped: [] });
-    expect(await partitionDays(pool)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']);
+    expect(await maintainPartitions(pool, T0, { retentionDays: 3, ahead: 2 })).toEqual({ created: [], dropped: [], indexed: [] });
   });
 
   it('routes each row into its UTC day and stores a re-sent row once', async () => {
@@ -42,10 +40,23 @@ describe('vessel_positions day partitions', () => {
     expect(times[0]?.t.toISOString()).toBe('2026-03-02T08:00:00.125Z');
   });
 
+  it('rolls forward a day later: the next day ahead, and a spatial index on the day that ended', async () => {
+    expect(await maintainPartitions(pool, T0 + DAY, { retentionDays: 3, ahead: 2 })).toEqual({ created: ['2026-03-04'], dropped: [], indexed: ['vessel_positions_20260301'] });
+    expect(await partitionDays(pool)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']);
+    const { rows } = await pool.query<{ tablename: string }>("SELECT tablename FROM pg_indexes WHERE indexname LIKE 'vessel_positions_%_position_gist' ORDER BY 1");
+    expect(rows.map((r) => r.tablename)).toEqual(['vessel_positions_20260301']);
+    // A spatial query on the closed day can use it.
+    await pool.query('SET enable_seqscan = off');
+    const { rows: plan } = await pool.query("EXPLAIN SELECT * FROM vessel_positions_20260301 WHERE ST_DWithin(position, 'SRID=4326;POINT(12.8 55.6)'::geography, 100)");
+    await pool.query('RESET enable_seqscan');
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('vessel_positions_20260301_position_gist');
+  });
+
   it('drops whole days past retention with their rows, and keeps the rest', async () => {
     // On 2026-03-04 with 3 days kept: 03-02, 03-03 and 03-04 stay; 03-01 goes.
-    const { dropped } = await maintainPartitions(pool, Date.parse('2026-03-04T00:30:00Z'), { retentionDays: 3, ahead: 2 });
+    const { dropped, indexed } = await maintainPartitions(pool, Date.parse('2026-03-04T00:30:00Z'), { retentionDays: 3, ahead: 2 });
     expect(dropped).toEqual(['vessel_positions_20260301']);
+    expect(indexed).toEqual(['vessel_positions_20260302', 'vessel_positions_20260303']);
     expect(await partitionDays(pool)).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06']);
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM vessel_positions');
     expect(rows[0]?.n).toBe('2');
