@@ -23,16 +23,20 @@ SELECT i.mmsi, i.vessel_name, i.zone_name, i.entered_at, i.exited_at,
  LIMIT 10;
 
 -- name: tracks_near_berth
--- Tracks (per vessel and day) that came within 500 m of Berth 7 on 20 November 2026.
-SELECT t.mmsi, t.day, t.reports, round(ST_Length(t.track::geography)) AS metres, t.first_report_at, t.last_report_at
-  FROM analyst.vessel_tracks AS t
- WHERE t.day = DATE '2026-11-20'
-   AND t.mmsi IN (SELECT p.mmsi
-                    FROM analyst.positions AS p
+-- Tracks on 20 November 2026 (LineStrings, M = epoch seconds) of the vessels that came within 500 m of Berth 7 that day.
+SELECT p.mmsi, count(*) AS reports,
+       ST_MakeLine(ST_MakePointM(p.lon, p.lat, extract(epoch FROM p.reported_at)) ORDER BY p.reported_at) AS track,
+       round(ST_Length(ST_MakeLine(p.position::geometry ORDER BY p.reported_at)::geography)) AS metres,
+       min(p.reported_at) AS first_report_at, max(p.reported_at) AS last_report_at
+  FROM analyst.positions AS p
+ WHERE p.reported_at >= '2026-11-20 00:00Z' AND p.reported_at < '2026-11-21 00:00Z'
+   AND p.mmsi IN (SELECT n.mmsi
+                    FROM analyst.positions AS n
                     JOIN analyst.zones AS z ON z.name = 'Berth 7'
-                   WHERE p.reported_at >= '2026-11-20 00:00Z' AND p.reported_at < '2026-11-21 00:00Z'
-                     AND ST_DWithin(p.position, z.shape, 500))
- ORDER BY t.mmsi;
+                   WHERE n.reported_at >= '2026-11-20 00:00Z' AND n.reported_at < '2026-11-21 00:00Z'
+                     AND ST_DWithin(n.position, z.shape, 500))
+ GROUP BY p.mmsi
+ ORDER BY p.mmsi;
 
 -- name: events_per_zone_per_day
 -- Events per zone per day from 1 to 13 November 2026, with how many were high or critical.

@@ -221,40 +221,44 @@ COMMENT ON COLUMN analyst.events.requires_action IS 'Whether an operator must ac
 COMMENT ON COLUMN analyst.events.assigned_to IS 'Operator assigned; empty when unassigned.';
 COMMENT ON COLUMN analyst.events.incident_id IS 'Incident the event belongs to, or null.';
 
--- A stay is one entry to its exit. Entry events name the stay by metadata.entered_at; the exit event
--- carries the same entered_at. A stay may have several entry events (entered, alerting_started), one exit.
+-- A stay is one entry to its exit. Its zone_entry event with reason `entered` (the first of the stay;
+-- `alerting_started` and `authorized` ones re-state it) happened at the entry, so the view's entered_at is
+-- that event's time and a filter on it is a range on the events' time index. The exit event names its
+-- stay by metadata.entered_at; security_events_stay_exit_idx finds it.
+CREATE INDEX security_events_stay_exit_idx ON security_events
+  ((body->'metadata'->>'mmsi'), (body->'metadata'->>'zone_id'), (body->'metadata'->>'entered_at'))
+  WHERE type = 'zone_exit';
 CREATE VIEW analyst.zone_incursions AS
-WITH stays AS (
-  SELECT (e.body->'metadata'->>'mmsi')::integer AS mmsi, e.body->'metadata'->>'zone_id' AS zone_id,
-         min(e.body->'metadata'->>'zone_name') AS zone_name, min(e.body->'metadata'->>'zone_type') AS zone_type,
-         (e.body->'metadata'->>'entered_at')::timestamptz AS entered_at,
-         max(e.occurred_at) FILTER (WHERE e.type = 'zone_exit') AS exited_at,
-         max(e.body->'metadata'->>'exit_reason') FILTER (WHERE e.type = 'zone_exit') AS exit_reason,
-         max((e.body->'metadata'->>'dwell_minutes')::integer) FILTER (WHERE e.type = 'zone_exit') AS visit_dwell_minutes,
-         min(e.body->'metadata'->>'vessel_name') AS vessel_name,
-         bool_or((e.body->'metadata'->>'alerting')::boolean) AS alerted,
-         bool_and((e.body->'metadata'->>'authorized')::boolean) AS authorized
-    FROM security_events AS e
-   WHERE e.type IN ('zone_entry', 'zone_exit') AND e.body->'metadata'->>'entered_at' IS NOT NULL
-   GROUP BY 1, 2, 5
-)
-SELECT mmsi, vessel_name, zone_id, zone_name, zone_type, entered_at, exited_at, exit_reason,
-       CASE WHEN exited_at IS NOT NULL THEN floor(extract(epoch FROM exited_at - entered_at) / 60)::integer END AS stay_minutes,
-       visit_dwell_minutes, alerted, authorized
-  FROM stays;
+SELECT (en.body->'metadata'->>'mmsi')::integer AS mmsi, en.body->'metadata'->>'vessel_name' AS vessel_name,
+       en.body->'metadata'->>'zone_id' AS zone_id, en.body->'metadata'->>'zone_name' AS zone_name,
+       en.body->'metadata'->>'zone_type' AS zone_type, en.occurred_at AS entered_at, ex.occurred_at AS exited_at,
+       ex.body->'metadata'->>'exit_reason' AS exit_reason,
+       floor(extract(epoch FROM ex.occurred_at - en.occurred_at) / 60)::integer AS stay_minutes,
+       (ex.body->'metadata'->>'dwell_minutes')::integer AS visit_dwell_minutes,
+       (en.body->'metadata'->>'alerting')::boolean AS alerted, (en.body->'metadata'->>'authorized')::boolean AS authorized
+  FROM security_events AS en
+  LEFT JOIN LATERAL (
+    SELECT x.occurred_at, x.body FROM security_events AS x
+     WHERE x.type = 'zone_exit'
+       AND x.body->'metadata'->>'mmsi' = en.body->'metadata'->>'mmsi'
+       AND x.body->'metadata'->>'zone_id' = en.body->'metadata'->>'zone_id'
+       AND x.body->'metadata'->>'entered_at' = en.body->'metadata'->>'entered_at'
+     LIMIT 1
+  ) AS ex ON true
+ WHERE en.type = 'zone_entry' AND coalesce(en.body->'metadata'->>'reason', 'entered') = 'entered';
 COMMENT ON VIEW analyst.zone_incursions IS 'Each stay of a vessel in a zone, from its zone_entry to its zone_exit events; exited_at is null while the vessel is still inside.';
 COMMENT ON COLUMN analyst.zone_incursions.mmsi IS 'Vessel MMSI.';
-COMMENT ON COLUMN analyst.zone_incursions.vessel_name IS 'Vessel name when the events were raised, if known.';
+COMMENT ON COLUMN analyst.zone_incursions.vessel_name IS 'Vessel name at entry, if known.';
 COMMENT ON COLUMN analyst.zone_incursions.zone_id IS 'Zone id.';
-COMMENT ON COLUMN analyst.zone_incursions.zone_name IS 'Zone name when the events were raised.';
+COMMENT ON COLUMN analyst.zone_incursions.zone_name IS 'Zone name at entry.';
 COMMENT ON COLUMN analyst.zone_incursions.zone_type IS 'exclusion, restricted, monitoring or anchorage.';
 COMMENT ON COLUMN analyst.zone_incursions.entered_at IS 'First report inside the zone (event time).';
 COMMENT ON COLUMN analyst.zone_incursions.exited_at IS 'Confirmed exit (first report outside, or the last report when the signal was lost); null while inside.';
 COMMENT ON COLUMN analyst.zone_incursions.exit_reason IS 'How the stay ended, left (a report outside) or signal_lost (no report for the AIS silence timeout); null while inside.';
 COMMENT ON COLUMN analyst.zone_incursions.stay_minutes IS 'Whole minutes from entry to exit of this stay; null while inside.';
 COMMENT ON COLUMN analyst.zone_incursions.visit_dwell_minutes IS 'Dwell of the whole visit at exit, including time carried over from earlier stays within the reset window.';
-COMMENT ON COLUMN analyst.zone_incursions.alerted IS 'Whether any event of the stay was an alert.';
-COMMENT ON COLUMN analyst.zone_incursions.authorized IS 'Whether the vessel was authorized in the zone throughout.';
+COMMENT ON COLUMN analyst.zone_incursions.alerted IS 'Whether the entry raised an alert.';
+COMMENT ON COLUMN analyst.zone_incursions.authorized IS 'Whether the vessel was authorized in the zone at entry.';
 
 CREATE VIEW analyst.dwell_history AS
 SELECT (e.body->'metadata'->>'mmsi')::integer AS mmsi, e.body->'metadata'->>'zone_id' AS zone_id,
@@ -336,6 +340,7 @@ DROP FUNCTION pss_set_analyst_login(text);
 REVOKE ALL ON SCHEMA analyst FROM pss_analyst;
 ALTER DEFAULT PRIVILEGES IN SCHEMA analyst REVOKE SELECT ON TABLES FROM pss_analyst;
 DROP SCHEMA analyst CASCADE;
+DROP INDEX security_events_stay_exit_idx;
 DROP INDEX security_events_mmsi_idx;
 DROP TABLE vessels;
 DROP FUNCTION vessel_positions_drop_before(date);

@@ -142,9 +142,9 @@ describe('the analyst schema', () => {
     expect(rows[1].minutes).toBeGreaterThanOrEqual(120);
   });
 
-  it('answers which tracks came within 500 m of a berth, one line per vessel and day', async () => {
+  it('answers which tracks came within 500 m of a berth that day, one line per vessel', async () => {
     const rows = await run('tracks_near_berth');
-    expect(rows.map((r) => [r.mmsi, r.day.toISOString?.() ?? r.day, r.reports])).toEqual([[V.berthNear, new Date(2026, 10, 20).toISOString(), 10]]);
+    expect(rows.map((r) => [r.mmsi, r.reports, r.first_report_at, r.last_report_at])).toEqual([[V.berthNear, '10', new Date('2026-11-20T10:00:00Z'), new Date('2026-11-20T10:09:00Z')]]);
     // Nine legs of 0.001 degrees of longitude at 55.653 N, 63 m each.
     expect(Number(rows[0].metres)).toBeGreaterThan(560);
     expect(Number(rows[0].metres)).toBeLessThan(575);
