@@ -20,7 +20,7 @@ export const VESSEL_SETTINGS = {
   },
   analystPassword: {
     env: 'PSS_ANALYST_PASSWORD',
-    description: `Password of the read-only PostgreSQL role pss_analyst (reads the analyst schema only); set at every start-up and by \`pss migrate\`, stored as a SCRAM verifier. Empty: the role cannot log in. At least ${MIN_ANALYST_PASSWORD} characters.`,
+    description: `Password of the read-only PostgreSQL role pss_analyst (reads the analyst schema only); set at every start-up and by \`pss migrate\`, sent and stored as a SCRAM verifier. Empty: the role is left as it is (migration 0016 creates it without a login; the role is cluster-wide, so another deployment on the same PostgreSQL may have set one). At least ${MIN_ANALYST_PASSWORD} characters.`,
     default: '',
     parse: (raw: string): string | null => {
       if (raw === '') return null;

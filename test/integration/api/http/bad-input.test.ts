@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, ingestFeature, maritimeFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, ingestFeature, maritimeFeature, vesselsFeature } from '../../../../app/features.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
@@ -59,7 +59,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
