@@ -3,6 +3,10 @@ import { createApiKey } from '../../../../api/auth/api-keys.ts';
 import { authFeature, vesselsFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
 import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { inTransaction } from '../../../../platform/postgres.ts';
+import { newVesselState, newZonePresence } from '../../../../processors/maritime/rules/vessel-state.ts';
+import { saveVesselStates } from '../../../../processors/maritime/store/vessel-state-store.ts';
+import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
 import { startPositionSink } from '../../../../processors/vessels/positions-sink.ts';
 import type { VesselPosition, VesselStatic } from '../../../../schemas/ais.ts';
 import { jsonCodec } from '../../../support/codec.ts';
@@ -152,6 +156,23 @@ describe('the positions sink and the vessel API', () => {
     const simple = await call(url(`/maritime/vessels/${A}/track?${window}&tolerance_meters=5`), reader);
     expect(simple.json.data.geometry.coordinates).toEqual([[trackA[0]!.lon, trackA[0]!.lat], [trackA[59]!.lon, trackA[59]!.lat]]);
     expect(simple.json.data.properties).toMatchObject({ points: 2, original_points: 60, times: [trackA[0]!.reported_at, trackA[59]!.reported_at] });
+  });
+
+  it('names the zones a vessel is inside now with their dwell, and lists the vessels inside a zone', async () => {
+    // The zone processor's durable state, as it checkpoints it: B inside for 25 minutes, one rung fired.
+    const zone = await new ZoneStore(service.context.pool).create({
+      name: unique('Vessel test anchorage'), type: 'anchorage', alert_level: 'info', active: true, geometry: { type: 'Circle', center: [10.1, 57.1], radius_meters: 500 },
+    });
+    const state = { ...newVesselState(B), last_seen_at: at(5).getTime(), lat: 57.1, lon: 10.1 };
+    state.zones = [{ ...newZonePresence(zone.id), presence: 'inside', entered_at: at(-20).getTime(), visit_started_at: at(-20).getTime(), rungs_fired: 1, recorded: true }];
+    await inTransaction(service.context.pool, (client) => saveVesselStates(client, [state]));
+    const res = await call(url(`/maritime/vessels/${B}`), reader);
+    expect(res.json.data.zones).toEqual([{ zone_id: zone.id, zone_name: zone.name, zone_type: 'anchorage', entered_at: at(-20).toISOString(), dwell_minutes: 25, alert_status: 'active' }]);
+    for (const key of [zone.id, zone.name.toUpperCase()]) {
+      const list = await call(url(`/maritime/vessels?zone=${encodeURIComponent(key)}`), reader);
+      expect((list.json.data as { mmsi: number }[]).map((v) => v.mmsi)).toEqual([B]);
+    }
+    expect((await call(url('/maritime/vessels?zone=no-such-zone'), reader)).json.data).toEqual([]);
   });
 
   it('answers 404 for an unknown vessel, 422 for a bad window or box, 403 without maritime:read', async () => {
