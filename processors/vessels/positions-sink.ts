@@ -6,9 +6,11 @@
 // index the days that have ended (partitions.ts). The first maintenance runs beside the consumer, so an
 // index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
+import { compileSchema, describeErrors } from '../../ingest/validation.ts';
 import { KafkaConsumer } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
+import { vesselPositionSchema, type VesselPosition } from '../../schemas/ais.ts';
 import { maintainPartitions, type Maintained } from './partitions.ts';
 import { daysAhead, daysOf, keepFromDay, latestPerVessel, positionRow, retained, splitByVessel, type PositionRow } from './position-rows.ts';
 import { createPartitions, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
@@ -16,6 +18,8 @@ import { createPartitions, insertPositions, partitionDays, updateLastPositions }
 const stored = counter('pss_vessel_positions_stored_total', 'Positions stored in PostGIS (re-read ones not counted)');
 const skipped = counter('pss_vessel_positions_skipped_total', 'Position records not stored, by reason', ['reason']);
 const batchSeconds = histogram('pss_vessel_positions_batch_seconds', 'Time to store one batch of positions', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+
+const isPosition = compileSchema<VesselPosition>(vesselPositionSchema);
 
 const MAINTENANCE_EVERY_MS = 60 * 60_000;
 /** Postgres's "no partition of relation found for row": a partition vanished (retention on another instance). */
@@ -87,7 +91,14 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     if (failures.length > 0) skipped.inc({ reason: 'unreadable' }, failures.length);
     for (const { record, error } of failures) ctx.log.warn({ offset: String(record.offset), partition: record.partition, reason: error.code }, 'unreadable position record skipped');
     const rows: PositionRow[] = [];
-    for (const { value } of values) {
+    for (const { record, value } of values) {
+      // Values are trusted as ingest validated them, but another producer's record that is not a report
+      // would fail the batch's SQL on every retry and block its partition; it is skipped instead.
+      if (!isPosition(value)) {
+        skipped.inc({ reason: 'invalid' });
+        ctx.log.warn({ offset: String(record.offset), partition: record.partition, reason: describeErrors(isPosition.errors) }, 'invalid position record skipped');
+        continue;
+      }
       const row = positionRow(value);
       if (row) rows.push(row);
       else skipped.inc({ reason: 'no_position_or_future' });

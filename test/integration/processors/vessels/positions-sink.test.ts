@@ -127,6 +127,18 @@ describe('the positions sink and the vessel API', () => {
     });
   });
 
+  it('skips records that are not position reports without blocking the reports after them', async () => {
+    const C = BASE + 3;
+    const topic = service.context.topics.aisPositions;
+    await producer.send([
+      { topic, key: String(C), value: '{"not":"a report"}' },
+      { topic, key: String(C), value: JSON.stringify({ ...position(C, at(1), 10, 57), heading: 70_000 }) },
+      { topic, key: String(C), value: 'null' },
+      { topic, key: String(C), value: jsonCodec.encode('aisPositions', position(C, at(2), 10, 57)) },
+    ]);
+    expect(await settled(C, 1)).toEqual({ n: 1, distinct: 1 });
+  });
+
   it('lists vessels with the name, MMSI prefix, category, bounding box and seen-since filters', async () => {
     const mmsis = async (query: string) => {
       const res = await call(url(`/maritime/vessels?${query}`), reader);
