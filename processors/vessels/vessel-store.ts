@@ -124,7 +124,7 @@ export async function partitionsToIndex(db: Queryable, today: string): Promise<s
 }
 
 /**
- * Builds the GiST index on position of one day partition without blocking its writers. A build left
+ * Builds the GiST index on position of one day partition without blocking its writers, then vacuums it. A build left
  * invalid (an instance stopped mid-way, or another instance building the same one) is dropped first.
  * `part` comes from the catalog (partitionsToIndex), never from input.
  */
@@ -132,4 +132,7 @@ export async function indexPartition(pool: Pool, part: string): Promise<void> {
   const index = pg.escapeIdentifier(`${part}_position_gist`);
   await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
   await pool.query(`CREATE INDEX CONCURRENTLY ${index} ON ${pg.escapeIdentifier(part)} USING gist (position)`);
+  // The closed day gets its BRIN ranges summarized, its visibility map set and its statistics now,
+  // rather than whenever autovacuum comes by.
+  await pool.query(`VACUUM (ANALYZE) ${pg.escapeIdentifier(part)}`);
 }

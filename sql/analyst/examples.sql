@@ -9,7 +9,7 @@ SELECT p.mmsi, v.name, min(p.reported_at) AS first_seen, max(p.reported_at) AS l
   JOIN analyst.zones AS z ON z.name = 'Approach channel'
   LEFT JOIN analyst.vessels AS v ON v.mmsi = p.mmsi
  WHERE p.reported_at >= '2026-11-20 02:00Z' AND p.reported_at < '2026-11-20 04:00Z'
-   AND ST_Intersects(p.position, z.shape)
+   AND ST_DWithin(p.position, z.reference, z.reach_m)
  GROUP BY p.mmsi, v.name
  ORDER BY first_seen, p.mmsi;
 
@@ -30,11 +30,11 @@ SELECT p.mmsi, count(*) AS reports,
        min(p.reported_at) AS first_report_at, max(p.reported_at) AS last_report_at
   FROM analyst.positions AS p
  WHERE p.reported_at >= '2026-11-20 00:00Z' AND p.reported_at < '2026-11-21 00:00Z'
-   AND p.mmsi IN (SELECT n.mmsi
-                    FROM analyst.positions AS n
-                    JOIN analyst.zones AS z ON z.name = 'Berth 7'
-                   WHERE n.reported_at >= '2026-11-20 00:00Z' AND n.reported_at < '2026-11-21 00:00Z'
-                     AND ST_DWithin(n.position, z.shape, 500))
+   AND p.mmsi = ANY (ARRAY(SELECT DISTINCT n.mmsi
+                             FROM analyst.positions AS n
+                             JOIN analyst.zones AS z ON z.name = 'Berth 7'
+                            WHERE n.reported_at >= '2026-11-20 00:00Z' AND n.reported_at < '2026-11-21 00:00Z'
+                              AND ST_DWithin(n.position, z.reference, z.reach_m + 500)))
  GROUP BY p.mmsi
  ORDER BY p.mmsi;
 
@@ -52,6 +52,6 @@ SELECT e.zone, (e.occurred_at AT TIME ZONE 'UTC')::date AS day, count(*) AS even
 -- and nothing has been heard from them for more than 30 minutes.
 SELECT v.mmsi, v.name, z.name AS zone, v.last_report_at, date_trunc('second', now() - v.last_report_at) AS silent_for
   FROM analyst.vessels AS v
-  JOIN analyst.zones AS z ON z.active AND ST_Covers(z.shape, v.last_position)
+  JOIN analyst.zones AS z ON z.active AND ST_DWithin(v.last_position, z.reference, z.reach_m)
  WHERE v.last_report_at < now() - interval '30 minutes' AND v.last_report_at >= now() - interval '7 days'
  ORDER BY v.last_report_at, v.mmsi, zone;
