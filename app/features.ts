@@ -6,8 +6,10 @@ import { eventRoutes } from '../api/events/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
+import { webhookRoutes } from '../api/webhooks/routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
+import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
@@ -80,4 +82,27 @@ export const vesselsFeature: Feature = {
   },
 };
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature, streamFeature()];
+/**
+ * Webhooks (README "Webhooks"): the routes, and on every api instance the matcher (a consumer group on
+ * security.events that records deliveries) and the dispatcher (claims due attempts from Postgres and
+ * sends them). `clock` drives the retry schedule (tests pass their own).
+ */
+export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
+  const modules = new WeakMap<ServiceContext, WebhookModule>();
+  const moduleOf = (ctx: ServiceContext): WebhookModule => {
+    let mod = modules.get(ctx);
+    if (!mod) modules.set(ctx, (mod = createWebhookModule(ctx, options.clock)));
+    return mod;
+  };
+  return {
+    name: 'webhooks',
+    routes: webhookRoutes(moduleOf),
+    api: async (ctx) => {
+      const mod = moduleOf(ctx);
+      await mod.start();
+      return { name: 'webhooks', stop: () => mod.stop() };
+    },
+  };
+}
+
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature, streamFeature(), webhooksFeature()];

@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, ingestFeature, maritimeFeature, vesselsFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, ingestFeature, maritimeFeature, vesselsFeature, webhooksFeature } from '../../../../app/features.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
@@ -28,6 +28,11 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/maritime/zones/{zone_id}': { name: 'Bad input berth' },
   'POST /v1/events': { type: 'fence_tamper', source_module: 'perimeter.bad-input', title: 'Fence sensor triggered', location: { zone: 'North fence' } },
   'PATCH /v1/events/{event_id}': { assigned_to: 'duty.officer', incident_id: 'inc_1' },
+  'POST /v1/webhooks': { name: 'bad input hook', url: 'https://hooks.example.com/in', events: ['zone_entry'], secret: 'whsec_bad_input_0123456789abc' },
+  'PUT /v1/webhooks/{webhook_id}': { name: 'bad input hook 2', url: 'https://hooks.example.com/in2' },
+  'POST /v1/webhooks/{webhook_id}/replay': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', status: 'failed', dry_run: true },
+  'POST /v1/webhooks/{webhook_id}/test': { event_type: 'zone_entry' },
+  'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay': {},
 };
 
 const DEPTH = 100_000;
@@ -59,7 +64,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, vesselsFeature, eventsFeature, webhooksFeature()]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
@@ -69,9 +74,14 @@ describe('bad input on every operation of the OpenAPI document', () => {
     const event = await call(`${svc.url}/v1/events`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/events'] });
     expect(event.status).toBe(201);
     pathValues.event_id = event.json.data.id;
+    const hook = await call(`${svc.url}/v1/webhooks`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/webhooks'] });
+    expect(hook.status).toBe(201);
+    pathValues.webhook_id = hook.json.data.id;
+    pathValues.delivery_id = 'dlv_none';
   });
   afterAll(async () => {
     if (pathValues.zone_id) await call(`${svc.url}/v1/maritime/zones/${pathValues.zone_id}`, admin, { method: 'DELETE' });
+    await svc?.context.pool.query(`DELETE FROM webhooks WHERE url LIKE 'https://hooks.example.com/%'`);
     await svc?.context.pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.bad-input'`);
     await svc?.stop();
     await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
