@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Router } from 'express';
 import type { RouteDef } from '../api/http/routes.ts';
+import type { Config } from '../platform/config.ts';
 import type { RunningRole, ServiceContext } from '../platform/context.ts';
 import type { ReadinessCheck } from '../platform/readiness.ts';
 
@@ -23,6 +24,8 @@ export interface UpgradeHandler {
  *   server, e.g. a consumer that feeds connected WebSocket clients). Workers start in the order
  *   processors, ingest, api, and stop in reverse;
  * - `readiness`: checks added to /readyz (beside kafka and postgres) on the api role's HTTP server;
+ * - `setup`: runs after the migrations, before any role starts, at every start-up and in `pss migrate`
+ *   (e.g. database roles whose password is a setting);
  * - `shutdown`: runs once every worker has stopped, before the shared Kafka producer closes, to deliver
  *   what the feature still holds for any role (the ingest producer queue), giving up at `deadline`.
  */
@@ -35,5 +38,6 @@ export interface Feature {
   processors?: (ctx: ServiceContext) => Promise<RunningRole>;
   api?: (ctx: ServiceContext) => Promise<RunningRole>;
   readiness?: (ctx: ServiceContext) => Record<string, ReadinessCheck>;
+  setup?: (config: Config) => Promise<void>;
   shutdown?: (ctx: ServiceContext, deadline: number) => Promise<void>;
 }

@@ -5,6 +5,7 @@ import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
 import { gateRoutes } from '../api/gate/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
+import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { webhookRoutes } from '../api/webhooks/routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
@@ -14,6 +15,9 @@ import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
+import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
+import { startPositionSink } from '../processors/vessels/positions-sink.ts';
+import { startStaticSink } from '../processors/vessels/static-sink.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
@@ -64,6 +68,26 @@ export function streamFeature(options: { clock?: Clock } = {}): Feature {
 }
 
 /**
+ * Vessels: the positions and static sinks (processors role) keeping vessel_positions and vessels in
+ * PostGIS, the vessel API, and the analyst login set up from PSS_ANALYST_PASSWORD.
+ */
+export const vesselsFeature: Feature = {
+  name: 'vessels',
+  routes: vesselRoutes,
+  setup: (config) => applyAnalystLogin(config.databaseUrl, config.analystPassword),
+  processors: async (ctx) => {
+    const positions = await startPositionSink(ctx);
+    const statics = await startStaticSink(ctx);
+    return {
+      name: 'vessel-sinks',
+      stop: async () => {
+        await Promise.all([positions.stop(), statics.stop()]);
+      },
+    };
+  },
+};
+
+/**
  * Webhooks (README "Webhooks"): the routes, and on every api instance the matcher (a consumer group on
  * security.events that records deliveries) and the dispatcher (claims due attempts from Postgres and
  * sends them). `clock` drives the retry schedule (tests pass their own).
@@ -86,4 +110,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, eventsFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, streamFeature(), webhooksFeature()];

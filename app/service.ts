@@ -30,6 +30,7 @@ const SHUTDOWN_MARGIN_MS = 1_000;
 export async function startService(config: Config, roles: Role[], log: Logger, features: Feature[]): Promise<RunningService> {
   const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log };
   await untilReady('postgres', log, () => migrate(config.databaseUrl, log));
+  for (const feature of features) await feature.setup?.(config);
   await untilReady('kafka', log, async () => {
     const admin = new KafkaAdmin(kafka);
     try {

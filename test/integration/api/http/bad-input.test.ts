@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature } from '../../../../app/features.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
@@ -66,7 +66,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, webhooksFeature(), gateFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, webhooksFeature(), gateFeature, vesselsFeature]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
