@@ -4,6 +4,7 @@ import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
+import { ruleRoutes } from '../api/maritime/rule-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
@@ -26,8 +27,8 @@ export const ingestFeature: Feature = {
   shutdown: closeIngestProducer,
 };
 
-/** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
-export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
+/** Maritime threat zones and their rules: the zone and rule APIs and the zone processor (zone, dwell and behaviour rule events). */
+export const maritimeFeature: Feature = { name: 'maritime', routes: [...zoneRoutes, ...ruleRoutes], processors: (ctx) => startZoneProcessor(ctx) };
 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
