@@ -16,7 +16,8 @@ const vesselTypes = { type: 'array', items: { type: 'string', minLength: 1, maxL
 const speedRule = {
   type: 'object',
   additionalProperties: false,
-  anyOf: [{ required: ['max_speed_knots'] }, { required: ['min_speed_knots'] }],
+  // At least one limit: checked by ruleSetProblems (ajv's strict mode refuses `required` in a bare anyOf).
+  minProperties: 1,
   properties: {
     max_speed_knots: knots,
     min_speed_knots: knots,
@@ -47,7 +48,8 @@ const aisRule = {
 const vesselTypeRule = {
   type: 'object',
   additionalProperties: false,
-  anyOf: [{ required: ['allowed_types'] }, { required: ['denied_types'] }],
+  // At least one list: checked by ruleSetProblems.
+  minProperties: 1,
   properties: {
     allowed_types: vesselTypes,
     denied_types: vesselTypes,

@@ -20,6 +20,13 @@ export function ruleSetProblems(set: ZoneRuleSet, at = ''): RuleProblem[] {
   if (speed?.max_speed_knots !== undefined && speed.min_speed_knots !== undefined && speed.min_speed_knots >= speed.max_speed_knots) {
     problems.push({ path: `${at}/speed_rules/min_speed_knots`, message: 'min_speed_knots must be below max_speed_knots' });
   }
+  if (speed !== undefined && speed.max_speed_knots === undefined && speed.min_speed_knots === undefined) {
+    problems.push({ path: `${at}/speed_rules`, message: 'give max_speed_knots, min_speed_knots or both' });
+  }
+  const types = set.vessel_type_rules;
+  if (types !== undefined && types.allowed_types === undefined && types.denied_types === undefined) {
+    problems.push({ path: `${at}/vessel_type_rules`, message: 'give allowed_types, denied_types or both' });
+  }
   const kinds = new Set<string>();
   set.ais_rules?.alert_on.forEach((item, i) => {
     const kind = Object.keys(item)[0] ?? '';
