@@ -5,6 +5,7 @@ import type { ZoneRulesConfig } from './rules/config.ts';
 import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
+import { updateRisk } from './rules/risk-score.ts';
 import { applyVesselRules } from './rules/vessel-rules.ts';
 import { isDurable, type VesselState } from './rules/vessel-state.ts';
 import { expire, learnVessel, step, type VesselFacts } from './rules/vessel-zone-state.ts';
@@ -21,6 +22,7 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
  *   5. behaviour rules: the AIS gap this report ends (before 4), then jump/identity, speed,
  *      heading, vessel type on the stepped state                    (rules/vessel-rules.ts)
  *   6. intents -> events with deterministic ids                   (zone-events.ts)
+ *   6b. this report's findings -> the vessel's risk score          (rules/risk-score.ts)
  *   7. stays starting or ending in zones with time rules          (-> store/occupancy-store.ts)
  * Every vessel keeps a state (its previous fix at least) for the rules; only durable ones are stored.
  * No I/O: the adapter loads states before and stores states and events after.
@@ -86,6 +88,7 @@ export function evaluatePositions(
     const outage = observeReport(feed, partition, reportedAt, config.feed_silence_seconds);
     if (outage !== undefined) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
     const where = snapshot.index.locate(p.lat, p.lon);
+    const firstEvent = events.length;
     const before = states.get(p.mmsi);
     const tracked = (before?.zones.length ?? 0) > 0;
     const durableBefore = before !== undefined && isDurable(before);
@@ -120,6 +123,10 @@ export function evaluatePositions(
       const found = applyVesselRules({ vessel: state, report, previous, zones: snapshot.rules, ruleSets: snapshot.zoneRules });
       for (const intent of found) events.push(ruleEvent(intent, p.station ?? p.source));
       occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy);
+    }
+    if (events.length > firstEvent || state.rules?.risk !== undefined) {
+      const risk = updateRisk(state, events.slice(firstEvent).filter((e) => e.metadata.mmsi === p.mmsi), reportedAt);
+      if (risk !== undefined) events.push(ruleEvent(risk, p.station ?? p.source));
     }
     // A vessel with nothing durable before or after has nothing to write (its fix stays in memory).
     if (durableBefore || isDurable(state)) changed.set(p.mmsi, state);
@@ -190,6 +197,8 @@ export function expireSilent(
       const gap = detectSilence(state, watermark, silentFrom(state.last_seen_at, outage), gapWatch(state, snapshot.rules, snapshot.zoneRules));
       if (gap !== undefined) {
         events.push(ruleEvent(gap, 'ais-silence'));
+        const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
+        if (risk !== undefined) events.push(ruleEvent(risk, 'ais-silence'));
         dirty = true;
       }
     }

@@ -30,22 +30,28 @@ export function advanceEpisode(episode: Episode | undefined, verdict: Verdict, v
     const opened: Episode = { since: t, reports: 1, fired: false, clear_since: null, clear_reports: 0, peak: value };
     return confirm(opened);
   }
+  // Fields are only written when they change: an unchanged episode leaves the vessel's checkpoint alone
+  // (a long episode would otherwise rewrite the state at every report). `reports` stops at confirmation.
   if (verdict === 'violating') {
-    episode.reports++;
-    episode.peak = worse(episode.peak, value);
-    episode.clear_since = null;
-    episode.clear_reports = 0;
+    if (episode.reports < CONFIRM_REPORTS) episode.reports++;
+    const peak = worse(episode.peak, value);
+    if (peak !== episode.peak) episode.peak = peak;
+    resetClear(episode);
     return confirm(episode);
   }
   if (verdict === 'band') {
-    episode.clear_since = null;
-    episode.clear_reports = 0;
+    resetClear(episode);
     return { episode, confirmed: false, ended: undefined };
   }
   episode.clear_since ??= t;
   episode.clear_reports++;
   if (episode.clear_reports >= END_REPORTS && t - episode.clear_since >= END_SECONDS * 1000) return { episode: undefined, confirmed: false, ended: episode };
   return { episode, confirmed: false, ended: undefined };
+}
+
+function resetClear(episode: Episode): void {
+  if (episode.clear_since !== null) episode.clear_since = null;
+  if (episode.clear_reports !== 0) episode.clear_reports = 0;
 }
 
 function confirm(episode: Episode): EpisodeStep {

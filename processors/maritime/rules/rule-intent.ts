@@ -7,7 +7,7 @@ import type { VesselState } from './vessel-state.ts';
 
 export type RuleEventType = Extract<
   EventType,
-  'speed_anomaly' | 'speed_anomaly_end' | 'ais_gap' | 'ais_gap_end' | 'position_jump' | 'identity_conflict' | 'heading_mismatch' | 'vessel_type_violation' | 'occupancy_exceeded' | 'system_health_change'
+  'speed_anomaly' | 'speed_anomaly_end' | 'ais_gap' | 'ais_gap_end' | 'position_jump' | 'identity_conflict' | 'heading_mismatch' | 'vessel_type_violation' | 'occupancy_exceeded' | 'system_health_change' | 'risk_score_change'
 >;
 
 /** What a behaviour rule found, before the adapter adds the id (hash of `key`), module and device. */
@@ -41,7 +41,7 @@ export function vesselIntent(
     title: text.title,
     description: text.description,
     location: zone === undefined ? { lat: vessel.lat, lng: vessel.lon } : { lat: vessel.lat, lng: vessel.lon, zone: zone.name },
-    requires_action: requiresActionAt(level) && severity !== 'low',
+    requires_action: type === 'risk_score_change' ? severity === 'high' || severity === 'critical' : requiresActionAt(level) && severity !== 'low',
     metadata: {
       mmsi: vessel.mmsi,
       vessel_name: vessel.vessel_name,

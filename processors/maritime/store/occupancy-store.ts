@@ -7,10 +7,11 @@ import type { RuleIntent } from '../rules/rule-intent.ts';
 /**
  * Time rules' occupancy, counted across every processor instance (vessels are partitioned by MMSI, a
  * zone's vessels are not). In the batch's own transaction: the batch's stays are written as rows of
- * maritime_zone_occupancy; then, per zone in id order (no deadlock between instances), the zone's
- * alert rows are locked FOR UPDATE and the count is read after the lock, so it includes every other
- * instance's committed rows and no two instances decide on the same crossing at once. The decision is
- * pure (rules/occupancy-rule.ts). A crash rolls all of it back with the batch, which then replays.
+ * maritime_zone_occupancy; then the alert rows of every zone the batch touched are locked FOR UPDATE
+ * (in zone order: no deadlock between instances) and the counts are read after the lock, so they
+ * include every other instance's committed rows and no two instances decide on the same crossing at
+ * once. The decision is pure (rules/occupancy-rule.ts). A crash rolls all of it back with the batch,
+ * which then replays. Five statements per batch, however many zones it touches.
  *
  * Occupancy is judged when it changes (an entry or exit); a window that opens on a zone already over its
  * limit alerts at the next entry or exit.
@@ -21,9 +22,10 @@ export async function applyOccupancy(
   zones: ReadonlyMap<string, RuleZone>,
   ruleSets: ReadonlyMap<string, ZoneRuleSet>,
 ): Promise<RuleIntent[]> {
-  if (changes.length === 0) return [];
-  const entering = changes.filter((c) => c.inside && zones.has(c.zone_id));
-  const leaving = changes.filter((c) => !c.inside);
+  const relevant = changes.filter((c) => zones.has(c.zone_id) && ruleSets.get(c.zone_id)?.time_rules !== undefined);
+  if (relevant.length === 0) return [];
+  const entering = relevant.filter((c) => c.inside);
+  const leaving = relevant.filter((c) => !c.inside);
   if (entering.length > 0) {
     await client.query(
       `INSERT INTO maritime_zone_occupancy (zone_id, mmsi, entered_at)
@@ -38,33 +40,43 @@ export async function applyOccupancy(
       [leaving.map((c) => c.zone_id), leaving.map((c) => c.mmsi)],
     );
   }
+  const touched = [...new Set(relevant.map((c) => c.zone_id))].sort();
+  const pairs = touched.flatMap((zone_id) => (ruleSets.get(zone_id)?.time_rules?.schedules ?? []).map((s) => [zone_id, s.name] as const));
+  await client.query(
+    'INSERT INTO maritime_occupancy_alerts (zone_id, schedule_name) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING',
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  const { rows: alerts } = await client.query<{ zone_id: string; schedule_name: string; exceeded: boolean }>(
+    `SELECT zone_id, schedule_name, exceeded_at IS NOT NULL AS exceeded FROM maritime_occupancy_alerts
+      WHERE zone_id = ANY($1::text[]) ORDER BY zone_id, schedule_name FOR UPDATE`,
+    [touched],
+  );
+  const { rows: counted } = await client.query<{ zone_id: string; n: number }>(
+    'SELECT zone_id, count(*)::int AS n FROM maritime_zone_occupancy WHERE zone_id = ANY($1::text[]) GROUP BY zone_id',
+    [touched],
+  );
+  const countOf = new Map(counted.map((r) => [r.zone_id, r.n]));
   const intents: RuleIntent[] = [];
-  for (const zone_id of [...new Set(changes.map((c) => c.zone_id))].sort()) {
-    const zone = zones.get(zone_id);
-    const schedules = ruleSets.get(zone_id)?.time_rules?.schedules;
-    if (zone === undefined || schedules === undefined) continue;
-    const at = Math.max(...changes.filter((c) => c.zone_id === zone_id).map((c) => c.at));
-    const names = schedules.map((s) => s.name);
-    await client.query(
-      'INSERT INTO maritime_occupancy_alerts (zone_id, schedule_name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
-      [zone_id, names],
-    );
-    const { rows: alerts } = await client.query<{ schedule_name: string; exceeded: boolean }>(
-      'SELECT schedule_name, exceeded_at IS NOT NULL AS exceeded FROM maritime_occupancy_alerts WHERE zone_id = $1 ORDER BY schedule_name FOR UPDATE',
-      [zone_id],
-    );
-    const { rows: [counted] } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM maritime_zone_occupancy WHERE zone_id = $1', [zone_id]);
-    const count = counted?.n ?? 0;
-    for (const schedule of schedules) {
-      const exceeded = alerts.find((a) => a.schedule_name === schedule.name)?.exceeded ?? false;
+  const updates: { zone_id: string; name: string; at: number | null }[] = [];
+  for (const zone_id of touched) {
+    const zone = zones.get(zone_id) as RuleZone;
+    const at = relevant.reduce((max, c) => (c.zone_id === zone_id && c.at > max ? c.at : max), 0);
+    const count = countOf.get(zone_id) ?? 0;
+    for (const schedule of ruleSets.get(zone_id)?.time_rules?.schedules ?? []) {
+      const exceeded = alerts.find((a) => a.zone_id === zone_id && a.schedule_name === schedule.name)?.exceeded ?? false;
       const decision = occupancyDecision(exceeded, count, schedule, windowInForce(schedule, zone, at));
       if (decision === 'keep') continue;
-      await client.query(
-        'UPDATE maritime_occupancy_alerts SET exceeded_at = $3 WHERE zone_id = $1 AND schedule_name = $2',
-        [zone_id, schedule.name, decision === 'raise' ? new Date(at) : null],
-      );
+      updates.push({ zone_id, name: schedule.name, at: decision === 'raise' ? at : null });
       if (decision === 'raise') intents.push(occupancyIntent(zone, schedule, count, at, zoneCentre(zone)));
     }
+  }
+  if (updates.length > 0) {
+    await client.query(
+      `UPDATE maritime_occupancy_alerts AS a SET exceeded_at = CASE WHEN u.t IS NULL THEN NULL ELSE to_timestamp(u.t / 1000) END
+         FROM unnest($1::text[], $2::text[], $3::double precision[]) AS u(z, s, t)
+        WHERE a.zone_id = u.z AND a.schedule_name = u.s`,
+      [updates.map((u) => u.zone_id), updates.map((u) => u.name), updates.map((u) => u.at)],
+    );
   }
   return intents;
 }

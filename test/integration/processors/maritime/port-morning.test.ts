@@ -129,11 +129,14 @@ describe('a crafted port morning', () => {
       // The tanker (high: the berth's alert level) and the type rule's own critical alert.
       'zone_entry 257000001 06:08:30 high Cruise berth',
       'vessel_type_violation 257000001 06:08:30 critical Cruise berth',
+      // Unauthorized presence (15) and a denied type (30): a risk score of 45.
+      'risk_score_change 257000001 06:08:30 medium -',
       // The third vessel at anchor: one alert for the zone, not one per vessel.
       'zone_entry 257000013 06:09:00 low North anchorage',
       'occupancy_exceeded - 06:09:00 high North anchorage',
       // One report 5 nm off: a jump; its return to the track is not a second one.
       'position_jump 257000004 06:12:00 high Inner harbour',
+      'risk_score_change 257000004 06:12:00 low -',
       'zone_exit 257000001 06:12:00 low Cruise berth',
       // Dark from its last report at 06:09:30: lost 300 s later, found while the others report; back at 06:20.
       'ais_gap 257000003 06:14:30 high Inner harbour',
@@ -144,6 +147,7 @@ describe('a crafted port morning', () => {
     expect(jump.metadata).toMatchObject({ likely_cause: 'spoofing', trigger: 'position_jump_nm', distance_nm: 5 });
     const gapEnd = first.find((e) => e.type === 'ais_gap_end')!;
     expect(gapEnd.metadata).toMatchObject({ gap_duration_seconds: 630 });
+    expect(first.find((e) => e.type === 'risk_score_change')!.metadata).toMatchObject({ risk_score: 45, previous_risk_score: 0, factors: ['zone_entry', 'vessel_type_violation'] });
     const crowded = first.find((e) => e.type === 'occupancy_exceeded')!;
     expect(crowded.metadata).toMatchObject({ occupancy: 3, max_vessels: 2, schedule: 'morning' });
   });
