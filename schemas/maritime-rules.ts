@@ -26,10 +26,14 @@ const speedRule = {
   },
 } as const;
 
-/** Spec: `alert_on` is a list of items, each one of the three checks. */
+/**
+ * Spec: `alert_on` is a list of items, each one of the three checks. `ais_loss_seconds` is at most 30
+ * minutes: a vessel silent that long has its stays closed (zone_exit, `signal_lost`), after which no zone
+ * watches it any more.
+ */
 const aisCheck = {
   oneOf: [
-    { type: 'object', additionalProperties: false, required: ['ais_loss_seconds'], properties: { ais_loss_seconds: { type: 'integer', minimum: 30, maximum: 604_800 } } },
+    { type: 'object', additionalProperties: false, required: ['ais_loss_seconds'], properties: { ais_loss_seconds: { type: 'integer', minimum: 30, maximum: 1_800 } } },
     { type: 'object', additionalProperties: false, required: ['position_jump_nm'], properties: { position_jump_nm: { type: 'number', exclusiveMinimum: 0, maximum: 10_000 } } },
     { type: 'object', additionalProperties: false, required: ['heading_speed_mismatch'], properties: { heading_speed_mismatch: { type: 'boolean' } } },
   ],

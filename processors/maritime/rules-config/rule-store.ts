@@ -91,7 +91,8 @@ export async function replaceAllRules(pool: Pool, doc: MaritimeRules): Promise<R
   }
   if (problems.length > 0) return problems;
   await inTransaction(pool, async (client) => {
-    await client.query('DELETE FROM maritime_zone_rules');
+    const { rows: before } = await client.query<{ zone_id: string }>('DELETE FROM maritime_zone_rules RETURNING zone_id');
+    for (const { zone_id } of before) if (!sets.has(zone_id)) await writeZoneRules(client, zone_id, {});
     for (const [zoneId, set] of sets) await writeZoneRules(client, zoneId, set as ZoneRuleSet);
     if (doc.dwell_time === undefined) await client.query(`DELETE FROM maritime_site_rules WHERE key = 'dwell_time'`);
     else {
@@ -107,6 +108,11 @@ export async function replaceAllRules(pool: Pool, doc: MaritimeRules): Promise<R
 }
 
 async function writeZoneRules(client: PoolClient, zoneId: string, set: ZoneRuleSet): Promise<void> {
+  if (set.time_rules === undefined) {
+    // Occupancy is counted only while a zone has time rules; stale rows would be counted if they came back.
+    await client.query('DELETE FROM maritime_zone_occupancy WHERE zone_id = $1', [zoneId]);
+    await client.query('DELETE FROM maritime_occupancy_alerts WHERE zone_id = $1', [zoneId]);
+  }
   if (Object.keys(set).length === 0) {
     await client.query('DELETE FROM maritime_zone_rules WHERE zone_id = $1', [zoneId]);
     return;
