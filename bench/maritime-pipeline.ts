@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     names.push((await repo.create(zone)).name);
   }
   const zonesMs = performance.now() - t;
-  const ruleProblems = await replaceAllRules(pool, realisticRules(names));
+  // PSS_BENCH_RULES=0 measures the zones alone, for comparison.
+  const ruleProblems = process.env.PSS_BENCH_RULES === '0' ? [] : await replaceAllRules(pool, realisticRules(names));
   if (ruleProblems.length > 0) throw new Error(`bench rules refused: ${JSON.stringify(ruleProblems)}`);
 
   // 1. Throughput from a preloaded topic.
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
   const pct = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number) : NaN);
   const report = {
     zones: ZONES,
-    rule_sets: 'ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10',
+    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : 'ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10',
     zones_stored_ms: Math.round(zonesMs),
     vessels: VESSELS,
     throughput: {
