@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
-import { maritimeRulesSchema, type MaritimeRules } from '../schemas/maritime-rules.ts';
+import { maritimeRulesSchema, RULE_KINDS, type MaritimeRules } from '../schemas/maritime-rules.ts';
 import { UsageError, asCommand, validated, withDatabase } from './db.ts';
 
 const USAGE = 'usage: pss rules import FILE.json';
@@ -27,7 +27,7 @@ export async function rulesCommand(args: string[]): Promise<number> {
     const doc = validated<MaritimeRules>(maritimeRulesSchema, parsed as Record<string, unknown>);
     const problems = await withDatabase((pool) => replaceAllRules(pool, doc));
     if (problems.length > 0) throw new UsageError(problems.map((p) => `${p.path} ${p.message}`).join('; '));
-    const count = (['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules'] as const).reduce((n, k) => n + (doc[k]?.length ?? 0), 0);
+    const count = RULE_KINDS.reduce((n, k) => n + (doc[k]?.length ?? 0), 0);
     console.log(`imported ${count} rule entries${doc.dwell_time === undefined ? '' : ' and the site-wide dwell_time'}`);
   });
 }

@@ -50,6 +50,8 @@ export const EVENT_TYPES = {
   heading_mismatch: { category: 'maritime', severity: 'medium' },
   /** The vessel type rule's alert level (`info` as low). */
   vessel_type_violation: { category: 'maritime', severity: 'varies' },
+  /** Beyond the spec: slow for long inside a zone (loitering rule's alert level, `info` as low). */
+  loitering: { category: 'maritime', severity: 'varies' },
   /** The time-rule schedule's alert level (`info` as low). */
   occupancy_exceeded: { category: 'maritime', severity: 'varies' },
 

@@ -88,6 +88,20 @@ const timeRule = {
   },
 } as const;
 
+/**
+ * Beyond the spec: loitering (Global Fishing Watch's definition by default: under 2 kn for at least
+ * 2 hours) inside the zone.
+ */
+const loiteringRule = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    max_speed_knots: { type: 'number', exclusiveMinimum: 0, maximum: 50, default: 2 },
+    min_minutes: { type: 'integer', minimum: 1, maximum: 10_080, default: 120 },
+    alert_level: { ...alertLevel, default: 'medium' },
+  },
+} as const;
+
 /** One zone's rules: at most one entry of each kind. */
 export const zoneRuleSetSchema = {
   $id: 'https://pss.local/schemas/zone-rules.json',
@@ -98,9 +112,9 @@ export const zoneRuleSetSchema = {
     ais_rules: aisRule,
     vessel_type_rules: vesselTypeRule,
     time_rules: timeRule,
+    loitering_rules: loiteringRule,
   },
 } as const;
-
 
 /** Spec "Dwell time" as written: site-wide, by zone type. A zone's own `dwell` object overrides it field by field. */
 export const dwellTimeSchema = {
@@ -146,10 +160,11 @@ export const maritimeRulesSchema = {
     ais_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...aisRule, required: ['zone', 'alert_on'], properties: { zone: zoneName, ...aisRule.properties } } },
     vessel_type_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...vesselTypeRule, required: ['zone'], properties: { zone: zoneName, ...vesselTypeRule.properties } } },
     time_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...timeRule, required: ['zone', 'schedules'], properties: { zone: zoneName, ...timeRule.properties } } },
+    loitering_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...loiteringRule, required: ['zone'], properties: { zone: zoneName, ...loiteringRule.properties } } },
   },
 } as const;
 
-export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules'] as const;
+export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export type ZoneRuleSet = FromSchema<typeof zoneRuleSetSchema>;
@@ -159,9 +174,11 @@ export type SpeedRule = NonNullable<ZoneRuleSet['speed_rules']>;
 export type AisRule = NonNullable<ZoneRuleSet['ais_rules']>;
 export type VesselTypeRule = NonNullable<ZoneRuleSet['vessel_type_rules']>;
 export type TimeRule = NonNullable<ZoneRuleSet['time_rules']>;
+export type LoiteringRule = NonNullable<ZoneRuleSet['loitering_rules']>;
 export interface RuleOfKind {
   speed_rules: SpeedRule;
   ais_rules: AisRule;
   vessel_type_rules: VesselTypeRule;
   time_rules: TimeRule;
+  loitering_rules: LoiteringRule;
 }

@@ -1,4 +1,5 @@
 import { headingRule } from './heading-rule.ts';
+import { loiteringRule } from './loitering-rule.ts';
 import type { RuleContext, VesselRule } from './rule-context.ts';
 import type { RuleIntent } from './rule-intent.ts';
 import { speedRule } from './speed-rule.ts';
@@ -12,7 +13,7 @@ import { vesselTypeRule } from './vessel-type-rule.ts';
  * ended at this report) and from housekeeping (silence still going on); time rules are counted across
  * instances in Postgres (store/occupancy-store.ts).
  */
-export const VESSEL_RULES: readonly VesselRule[] = [trackRule, speedRule, headingRule, vesselTypeRule];
+export const VESSEL_RULES: readonly VesselRule[] = [trackRule, speedRule, headingRule, vesselTypeRule, loiteringRule];
 
 export function applyVesselRules(ctx: RuleContext): RuleIntent[] {
   const out: RuleIntent[] = [];

@@ -92,6 +92,8 @@ export interface RuleSlices {
   gap?: { since: number; zone_id: string; alerted_at: number };
   /** vessel-type-rule.ts: by zone id, the stay (entered_at) already judged. */
   type?: Record<string, number>;
+  /** loitering-rule.ts: by zone id, since when the vessel has been slow there, and whether it was reported. */
+  loiter?: Record<string, { since: number; fired: boolean; fast_reports: number }>;
   /** risk-score.ts: the score at `at` (event time) and the score last announced (decayed with it). */
   risk?: { score: number; at: number; announced: number };
 }
