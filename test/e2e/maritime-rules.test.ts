@@ -16,6 +16,8 @@ const T0 = new Date('2026-11-21T06:00:00Z');
 const TANKER = 219001201;
 const TUG = 219001202;
 const PILOT = 219001203;
+const DARK = 219001204;
+const CHATTY = 219001205;
 const tag = unique('rules');
 const BERTH = { name: `Cruise berth ${tag}`, type: 'restricted', alert_level: 'high', geometry: { type: 'Polygon', coordinates: [[[14.000, 54.500], [14.010, 54.500], [14.010, 54.506], [14.000, 54.506], [14.000, 54.500]]] } };
 const HARBOUR = { name: `Inner harbour ${tag}`, type: 'monitoring', alert_level: 'low', geometry: { type: 'Circle', center: [14.100, 54.500], radius_meters: 3000 } };
@@ -41,7 +43,7 @@ describe('maritime rules end to end', () => {
   const url = (path: string) => `${service.url}/v1${path}`;
   const send = (positions: VesselPosition[]) => producer.send(positions.map((p) => ({ topic: service.context.topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p) })));
   const readEvents = async (enough: (events: SecurityEvent[]) => boolean) => {
-    const decode = (records: { topic: string; value: string | Buffer }[]) => records.map((r) => valueOf(r) as SecurityEvent).filter((e) => typeof e.metadata.mmsi === 'number' && [TANKER, TUG, PILOT].includes(e.metadata.mmsi as number));
+    const decode = (records: { topic: string; value: string | Buffer }[]) => records.map((r) => valueOf(r) as SecurityEvent).filter((e) => typeof e.metadata.mmsi === 'number' && [TANKER, TUG, PILOT, DARK, CHATTY].includes(e.metadata.mmsi as number));
     return decode(await consumeUntil(service.context.topics.securityEvents, (seen) => enough(decode(seen)), { timeoutMs: 45_000 }));
   };
 
@@ -103,5 +105,28 @@ describe('maritime rules end to end', () => {
     expect(jump).toMatchObject({ severity: 'high', metadata: { mmsi: PILOT, position_jump_nm: 1, trigger: 'position_jump_nm' } });
     // 10 kn is under the new limit of 12: the same speed that alerted for the tug alerts nothing now.
     expect(events.filter((e) => e.type === 'speed_anomaly' && e.metadata.mmsi === PILOT)).toEqual([]);
+  });
+
+  it('raises ais_gap while the vessel is still silent, as the other traffic of its partition advances event time', async () => {
+    const put = await call(url(`/maritime/zones/${ids.harbour}/rules`), writer, { method: 'PUT', json: { ais_rules: { alert_on: [{ ais_loss_seconds: 60 }], alert_level: 'high' } } });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const start = new Date(T0.getTime() + 2 * 3_600_000);
+    // The watermark is per partition: the vessel that keeps reporting is sent with the silent one's key, so
+    // both land on one partition, as two vessels of one partition would.
+    const chatty = track(CHATTY, start, [{ minute: 0, lon: 14.090, lat: 54.505 }, { minute: 10, lon: 14.095, lat: 54.505 }], 30, 3);
+    const records = [
+      ...track(DARK, start, [{ minute: 0, lon: 14.100, lat: 54.505 }, { minute: 2, lon: 14.101, lat: 54.505 }], 30, 3).map((p) => ({ key: String(DARK), p })),
+      ...chatty.slice(0, -1).map((p) => ({ key: String(DARK), p })),
+    ];
+    await producer.send(records.map(({ key, p }) => ({ topic: service.context.topics.aisPositions, key, value: JSON.stringify(p) })));
+    // Housekeeping runs with a batch at most every 10 s of wall clock: one more report after that.
+    await new Promise((r) => setTimeout(r, 11_000));
+    await producer.send([{ topic: service.context.topics.aisPositions, key: String(DARK), value: JSON.stringify(chatty[chatty.length - 1]) }]);
+    const events = await readEvents((seen) => seen.some((e) => e.type === 'ais_gap' && e.metadata.mmsi === DARK));
+    const gap = events.find((e) => e.type === 'ais_gap' && e.metadata.mmsi === DARK)!;
+    expect(gap).toMatchObject({ severity: 'high', source_device: 'ais-silence', timestamp: new Date(start.getTime() + 180_000).toISOString(), metadata: { ais_loss_seconds: 60 } });
+    expect(events.some((e) => e.type === 'ais_gap_end' && e.metadata.mmsi === DARK)).toBe(false);
+    expect(events.some((e) => e.type === 'ais_gap' && e.metadata.mmsi === CHATTY)).toBe(false);
   });
 });

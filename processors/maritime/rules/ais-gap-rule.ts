@@ -64,7 +64,8 @@ export function gapOnReport(vessel: VesselState, report: Pick<RuleReport, 't' | 
   const gap = vessel.rules?.gap;
   if (gap === undefined) return out;
   delete vessel.rules?.gap;
-  const zone = watch?.zone.id === gap.zone_id ? watch.zone : (watch?.zone ?? undefined);
+  // Placed in the zone that watches the vessel now (usually the one that raised the gap).
+  const zone = watch?.zone;
   const distance = distanceNm(vessel.lat, vessel.lon, report.lat, report.lon);
   const duration = Math.round((report.t - gap.since) / 1000);
   const end = vesselIntent(
