@@ -52,6 +52,8 @@ export const EVENT_TYPES = {
   vessel_type_violation: { category: 'maritime', severity: 'varies' },
   /** Beyond the spec: slow for long inside a zone (loitering rule's alert level, `info` as low). */
   loitering: { category: 'maritime', severity: 'varies' },
+  /** Beyond the spec: crossed between two reports, neither inside (crossing rule's alert level). */
+  zone_crossing: { category: 'maritime', severity: 'varies' },
   /** The time-rule schedule's alert level (`info` as low). */
   occupancy_exceeded: { category: 'maritime', severity: 'varies' },
 

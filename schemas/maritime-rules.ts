@@ -102,6 +102,18 @@ const loiteringRule = {
   },
 } as const;
 
+/**
+ * Beyond the spec: a vessel whose consecutive reports straddle the zone crossed it though no report fell
+ * inside (Tile38's `cross`), for zones small against the distance between reports.
+ */
+const crossingRule = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    alert_level: { ...alertLevel, default: 'medium' },
+  },
+} as const;
+
 /** One zone's rules: at most one entry of each kind. */
 export const zoneRuleSetSchema = {
   $id: 'https://pss.local/schemas/zone-rules.json',
@@ -113,6 +125,7 @@ export const zoneRuleSetSchema = {
     vessel_type_rules: vesselTypeRule,
     time_rules: timeRule,
     loitering_rules: loiteringRule,
+    crossing_rules: crossingRule,
   },
 } as const;
 
@@ -161,10 +174,11 @@ export const maritimeRulesSchema = {
     vessel_type_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...vesselTypeRule, required: ['zone'], properties: { zone: zoneName, ...vesselTypeRule.properties } } },
     time_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...timeRule, required: ['zone', 'schedules'], properties: { zone: zoneName, ...timeRule.properties } } },
     loitering_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...loiteringRule, required: ['zone'], properties: { zone: zoneName, ...loiteringRule.properties } } },
+    crossing_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...crossingRule, required: ['zone'], properties: { zone: zoneName, ...crossingRule.properties } } },
   },
 } as const;
 
-export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules'] as const;
+export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules', 'crossing_rules'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export type ZoneRuleSet = FromSchema<typeof zoneRuleSetSchema>;
@@ -175,10 +189,12 @@ export type AisRule = NonNullable<ZoneRuleSet['ais_rules']>;
 export type VesselTypeRule = NonNullable<ZoneRuleSet['vessel_type_rules']>;
 export type TimeRule = NonNullable<ZoneRuleSet['time_rules']>;
 export type LoiteringRule = NonNullable<ZoneRuleSet['loitering_rules']>;
+export type CrossingRule = NonNullable<ZoneRuleSet['crossing_rules']>;
 export interface RuleOfKind {
   speed_rules: SpeedRule;
   ais_rules: AisRule;
   vessel_type_rules: VesselTypeRule;
   time_rules: TimeRule;
   loitering_rules: LoiteringRule;
+  crossing_rules: CrossingRule;
 }

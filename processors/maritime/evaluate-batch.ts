@@ -72,6 +72,8 @@ export function evaluatePositions(
   let future = 0;
   const watermarks = new Map<number, number>();
   const ruled = snapshot.zoneRules.size > 0;
+  const crossingsWatched = ruled && [...snapshot.zoneRules.values()].some((set) => set.crossing_rules !== undefined);
+  const insideAt = (lat: number, lon: number): readonly string[] => snapshot.index.locate(lat, lon).inside;
   for (const mmsi of learned) {
     const state = states.get(mmsi);
     const facts = directory.get(mmsi);
@@ -120,7 +122,7 @@ export function evaluatePositions(
     states.set(p.mmsi, state);
     for (const intent of result.intents) events.push(zoneEvent(intent, p.station ?? p.source));
     if (ruled) {
-      const found = applyVesselRules({ vessel: state, report, previous, zones: snapshot.rules, ruleSets: snapshot.zoneRules });
+      const found = applyVesselRules({ vessel: state, report, previous, zones: snapshot.rules, ruleSets: snapshot.zoneRules, insideAt: crossingsWatched ? insideAt : undefined });
       for (const intent of found) events.push(ruleEvent(intent, p.station ?? p.source));
       occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy);
     }

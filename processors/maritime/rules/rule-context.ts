@@ -30,6 +30,8 @@ export interface RuleContext {
   previous: PreviousFix | undefined;
   zones: ReadonlyMap<string, RuleZone>;
   ruleSets: ReadonlyMap<string, ZoneRuleSet>;
+  /** Zone ids whose area holds a point (the zone index's exact answer); for rules that test between reports. */
+  insideAt?: (lat: number, lon: number) => readonly string[];
 }
 
 /** A rule: updates its own slice of `ctx.vessel.rules` and appends what it found. */

@@ -1,3 +1,4 @@
+import { crossingRule } from './crossing-rule.ts';
 import { headingRule } from './heading-rule.ts';
 import { loiteringRule } from './loitering-rule.ts';
 import type { RuleContext, VesselRule } from './rule-context.ts';
@@ -13,7 +14,7 @@ import { vesselTypeRule } from './vessel-type-rule.ts';
  * ended at this report) and from housekeeping (silence still going on); time rules are counted across
  * instances in Postgres (store/occupancy-store.ts).
  */
-export const VESSEL_RULES: readonly VesselRule[] = [trackRule, speedRule, headingRule, vesselTypeRule, loiteringRule];
+export const VESSEL_RULES: readonly VesselRule[] = [trackRule, speedRule, headingRule, vesselTypeRule, loiteringRule, crossingRule];
 
 export function applyVesselRules(ctx: RuleContext): RuleIntent[] {
   const out: RuleIntent[] = [];
