@@ -6,6 +6,7 @@ import { eventRoutes } from '../api/events/routes.ts';
 import { gateRoutes } from '../api/gate/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
+import { ruleRoutes } from '../api/maritime/rule-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { webhookRoutes } from '../api/webhooks/routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
@@ -34,8 +35,8 @@ export const ingestFeature: Feature = {
   shutdown: closeIngestProducer,
 };
 
-/** Maritime threat zones: the zone API and the zone processor (entry, exit, buffer, dwell events). */
-export const maritimeFeature: Feature = { name: 'maritime', routes: zoneRoutes, processors: (ctx) => startZoneProcessor(ctx) };
+/** Maritime threat zones and their rules: the zone and rule APIs and the zone processor (zone, dwell and behaviour rule events). */
+export const maritimeFeature: Feature = { name: 'maritime', routes: [...zoneRoutes, ...ruleRoutes], processors: (ctx) => startZoneProcessor(ctx) };
 
 /** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
 export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };

@@ -8,6 +8,8 @@
 import pg from 'pg';
 import { EventRelay } from '../events/relay.ts';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
+import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
+import type { MaritimeRules } from '../schemas/maritime-rules.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../app/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
@@ -33,6 +35,20 @@ const START = Date.parse('2026-11-20T00:00:00Z');
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
 const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
+/**
+ * A realistic rule set (issue 12): every zone watches AIS integrity (loss after 10 min, jumps beyond
+ * 2 nm, heading/COG mismatch), half have a 12 kn speed limit, a quarter deny tankers, a tenth cap
+ * occupancy at 50 vessels on weekdays.
+ */
+function realisticRules(names: string[]): MaritimeRules {
+  return {
+    ais_rules: names.map((zone) => ({ zone, alert_on: [{ ais_loss_seconds: 600 }, { position_jump_nm: 2 }, { heading_speed_mismatch: true }], alert_level: 'high' as const })),
+    speed_rules: names.filter((_, i) => i % 2 === 0).map((zone) => ({ zone, max_speed_knots: 12, alert_on_violation: true, alert_level: 'medium' as const })),
+    vessel_type_rules: names.filter((_, i) => i % 4 === 0).map((zone) => ({ zone, denied_types: ['tanker'], alert_on_denied_entry: true, alert_level: 'high' as const })),
+    time_rules: names.filter((_, i) => i % 10 === 0).map((zone) => ({ zone, schedules: [{ name: 'weekdays', days: ['mon' as const, 'tue' as const, 'wed' as const, 'thu' as const, 'fri' as const], max_vessels: 50, alert_level: 'medium' as const }] })),
+  };
+}
+
 async function main(): Promise<void> {
   const databaseUrl = await freshBenchDatabase('pss_bench');
   const prefix = `bench-${Date.now().toString(36)}-`;
@@ -53,11 +69,15 @@ async function main(): Promise<void> {
   const port = new RandomPort(42);
   let t = performance.now();
   const repo = new ZoneStore(pool);
+  const names: string[] = [];
   for (let i = 0; i < ZONES; i++) {
     const { id: _id, created_at: _c, updated_at: _u, ...zone } = port.zone(i);
-    await repo.create(zone);
+    names.push((await repo.create(zone)).name);
   }
   const zonesMs = performance.now() - t;
+  // PSS_BENCH_RULES=0 measures the zones alone, for comparison.
+  const ruleProblems = process.env.PSS_BENCH_RULES === '0' ? [] : await replaceAllRules(pool, realisticRules(names));
+  if (ruleProblems.length > 0) throw new Error(`bench rules refused: ${JSON.stringify(ruleProblems)}`);
 
   // 1. Throughput from a preloaded topic.
   const tracks = port.tracks(VESSELS, THROUGHPUT_REPORTS + STEADY_RATE * STEADY_SECONDS / VESSELS, 10, TRAFFIC_AREA);
@@ -65,7 +85,9 @@ async function main(): Promise<void> {
   const positionAt = (v: number, r: number): VesselPosition => ({
     kind: 'position', msg_type: 1, mmsi: 200_000_000 + v, source: 'bench',
     reported_at: new Date(START + r * 10_000 + v).toISOString(), received_at: new Date(START + r * 10_000 + v).toISOString(), raw: ['bench'],
-    lat: tracks[2 * (v * reportsPerVessel + r)] as number, lon: tracks[2 * (v * reportsPerVessel + r) + 1] as number, sog: 5, cog: 90,
+    lat: tracks[2 * (v * reportsPerVessel + r)] as number, lon: tracks[2 * (v * reportsPerVessel + r) + 1] as number,
+    // 5 to 14 kn: a fifth of the vessels exceed the 12 kn limit of the zones that have speed rules.
+    sog: 5 + (v % 10), cog: 90, heading: 90,
   });
   const preload: VesselPosition[] = [];
   for (let r = 0; r < THROUGHPUT_REPORTS; r++) for (let v = 0; v < VESSELS; v++) preload.push(positionAt(v, r));
@@ -138,6 +160,7 @@ async function main(): Promise<void> {
   const pct = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number) : NaN);
   const report = {
     zones: ZONES,
+    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : 'ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10',
     zones_stored_ms: Math.round(zonesMs),
     vessels: VESSELS,
     throughput: {

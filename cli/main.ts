@@ -13,6 +13,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   replay: { summary: 'replay FILE [--speed N | --fast]       feed a recorded NMEA log through the ingest into Kafka', load: async () => (await import('./replay.ts')).replayCommand },
   scopes: { summary: 'scopes                                 print the scope table of every /v1 endpoint (Markdown)', load: async () => (await import('./scopes.ts')).scopesCommand },
   openapi: { summary: 'openapi                                print the OpenAPI 3.1 document', load: async () => (await import('./scopes.ts')).openApiCommand },
+  rules: { summary: 'rules import FILE.json                  replace every maritime zone rule with the document in FILE', load: async () => (await import('./rules.ts')).rulesCommand },
   keys: { summary: 'keys create --name N --scopes a,b [--expires-in-days N] [--ip-allowlist cidr,...] | keys revoke ID | keys list', load: async () => (await import('./keys.ts')).keysCommand },
   users: { summary: 'users create --username U --scopes a,b (--password P | --password-stdin)   create an operator account', load: async () => (await import('./users.ts')).usersCommand },
   audit: { summary: 'audit verify                           check the hash chain of the gate transactions\' audit trail', load: async () => (await import('./audit.ts')).auditCommand },

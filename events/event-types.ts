@@ -39,6 +39,23 @@ export const EVENT_TYPES = {
   /** The rung's action: notify_supervisor and escalate_to_port_authority high, escalate_to_coast_guard critical. */
   dwell_escalation: { category: 'maritime', severity: 'varies' },
   speed_anomaly: { category: 'maritime', severity: 'medium' },
+  // Issue 12's behaviour rules (processors/maritime/rules/): the rule's alert_level is in metadata.
+  /** The record that a speed episode ended (peak, duration); not an alert. */
+  speed_anomaly_end: { category: 'maritime', severity: 'low' },
+  /** The record that an AIS gap ended (gap_duration_seconds, distance); not an alert. */
+  ais_gap_end: { category: 'maritime', severity: 'low' },
+  position_jump: { category: 'maritime', severity: 'high' },
+  /** One MMSI alternating between two places no vessel could connect (two transmitters). */
+  identity_conflict: { category: 'maritime', severity: 'high' },
+  heading_mismatch: { category: 'maritime', severity: 'medium' },
+  /** The vessel type rule's alert level (`info` as low). */
+  vessel_type_violation: { category: 'maritime', severity: 'varies' },
+  /** Beyond the spec: slow for long inside a zone (loitering rule's alert level, `info` as low). */
+  loitering: { category: 'maritime', severity: 'varies' },
+  /** Beyond the spec: crossed between two reports, neither inside (crossing rule's alert level). */
+  zone_crossing: { category: 'maritime', severity: 'varies' },
+  /** The time-rule schedule's alert level (`info` as low). */
+  occupancy_exceeded: { category: 'maritime', severity: 'varies' },
 
   mission_launched: { category: 'drone', severity: 'low' },
   mission_completed: { category: 'drone', severity: 'low' },

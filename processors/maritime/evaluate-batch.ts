@@ -1,11 +1,17 @@
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts';
+import { detectSilence, gapOnReport, gapWatch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
-import type { VesselState } from './rules/vessel-state.ts';
+import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState } from './rules/feed-silence.ts';
+import type { OccupancyChange } from './rules/occupancy-rule.ts';
+import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
+import { updateRisk } from './rules/risk-score.ts';
+import { applyVesselRules } from './rules/vessel-rules.ts';
+import { isDurable, type VesselState } from './rules/vessel-state.ts';
 import { expire, learnVessel, step, type VesselFacts } from './rules/vessel-zone-state.ts';
 import type { VesselDirectory } from './vessel-directory.ts';
 import type { ZoneSnapshot } from './zones/zone-catalog.ts';
-import { zoneEvent } from './zone-events.ts';
+import { ruleEvent, zoneEvent } from './zone-events.ts';
 
 /**
  * The zone pipeline for one batch of positions, in order (Traccar-style, one stage per line):
@@ -13,7 +19,12 @@ import { zoneEvent } from './zone-events.ts';
  *   2. + static data (name, category)                            (vessel-directory.ts)
  *   3. static data learned since the previous report -> intents    (rules/vessel-zone-state.ts learnVessel)
  *   4. previous state + observation -> new state + intents        (rules/vessel-zone-state.ts step)
- *   5. intents -> events with deterministic ids                   (zone-events.ts)
+ *   5. behaviour rules: the AIS gap this report ends (before 4), then jump/identity, speed,
+ *      heading, vessel type on the stepped state                    (rules/vessel-rules.ts)
+ *   6. intents -> events with deterministic ids                   (zone-events.ts)
+ *   6b. this report's findings -> the vessel's risk score          (rules/risk-score.ts)
+ *   7. stays starting or ending in zones with time rules          (-> store/occupancy-store.ts)
+ * Every vessel keeps a state (its previous fix at least) for the rules; only durable ones are stored.
  * No I/O: the adapter loads states before and stores states and events after.
  */
 export interface BatchOutcome {
@@ -25,6 +36,8 @@ export interface BatchOutcome {
   future: number;
   /** Newest report time seen per Kafka partition: the event-time watermarks for `expireSilent`. */
   watermarks: Map<number, number>;
+  /** For the time rules' occupancy, counted in Postgres across instances. */
+  occupancy: OccupancyChange[];
 }
 
 export interface PartitionedPosition {
@@ -50,12 +63,17 @@ export function evaluatePositions(
   directory: VesselDirectory,
   config: ZoneRulesConfig,
   learned: Iterable<number> = [],
+  feed: FeedState = newFeedState(),
 ): BatchOutcome {
   const events: SecurityEvent[] = [];
   const changed = new Map<number, VesselState>();
+  const occupancy: OccupancyChange[] = [];
   let late = 0;
   let future = 0;
   const watermarks = new Map<number, number>();
+  const ruled = snapshot.zoneRules.size > 0;
+  const crossingsWatched = ruled && [...snapshot.zoneRules.values()].some((set) => set.crossing_rules !== undefined);
+  const insideAt = (lat: number, lon: number): readonly string[] => snapshot.index.locate(lat, lon).inside;
   for (const mmsi of learned) {
     const state = states.get(mmsi);
     const facts = directory.get(mmsi);
@@ -69,12 +87,27 @@ export function evaluatePositions(
       continue;
     }
     if (reportedAt > (watermarks.get(partition) ?? 0)) watermarks.set(partition, reportedAt);
+    const outage = observeReport(feed, partition, reportedAt, config.feed_silence_seconds);
+    if (outage !== undefined) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
     const where = snapshot.index.locate(p.lat, p.lon);
+    const firstEvent = events.length;
     const before = states.get(p.mmsi);
-    if (before === undefined && where.inside.length === 0 && where.inBuffer.length === 0) continue;
     const tracked = (before?.zones.length ?? 0) > 0;
+    const durableBefore = before !== undefined && isDurable(before);
     const vessel = directory.get(p.mmsi);
     if (before !== undefined && vessel !== undefined && tracked) learn(before, vessel);
+    const report: RuleReport = { t: reportedAt, lat: p.lat, lon: p.lon, sog: p.sog ?? null, cog: p.cog ?? null, heading: p.heading ?? null, position_accuracy: p.position_accuracy ?? null };
+    let previous: PreviousFix | undefined;
+    let insideBefore: string[] = NONE;
+    if (before !== undefined && reportedAt > before.last_seen_at) {
+      previous = { t: before.last_seen_at, lat: before.lat, lon: before.lon, sog: before.sog };
+      if (ruled) {
+        const watch = gapWatch(before, snapshot.rules, snapshot.zoneRules);
+        const from = silentFrom(before.last_seen_at, feed.outages.get(partition));
+        for (const intent of gapOnReport(before, report, from, watch)) events.push(ruleEvent(intent, p.station ?? p.source));
+        insideBefore = insideTimed(before, snapshot);
+      }
+    }
     const result = step(
       before,
       { mmsi: p.mmsi, reported_at: reportedAt, lat: p.lat, lon: p.lon, sog: p.sog ?? null, cog: p.cog ?? null, vessel, inside: where.inside, inBuffer: where.inBuffer },
@@ -85,12 +118,22 @@ export function evaluatePositions(
       late++;
       continue;
     }
-    states.set(p.mmsi, result.state);
-    // A vessel that tracks no zone before or after has nothing durable to write.
-    if (tracked || result.state.zones.length > 0) changed.set(p.mmsi, result.state);
+    const state = result.state;
+    states.set(p.mmsi, state);
     for (const intent of result.intents) events.push(zoneEvent(intent, p.station ?? p.source));
+    if (ruled) {
+      const found = applyVesselRules({ vessel: state, report, previous, zones: snapshot.rules, ruleSets: snapshot.zoneRules, insideAt: crossingsWatched ? insideAt : undefined });
+      for (const intent of found) events.push(ruleEvent(intent, p.station ?? p.source));
+      occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy);
+    }
+    if (events.length > firstEvent || state.rules?.risk !== undefined) {
+      const risk = updateRisk(state, events.slice(firstEvent).filter((e) => e.metadata.mmsi === p.mmsi), reportedAt);
+      if (risk !== undefined) events.push(ruleEvent(risk, p.station ?? p.source));
+    }
+    // A vessel with nothing durable before or after has nothing to write (its fix stays in memory).
+    if (durableBefore || isDurable(state)) changed.set(p.mmsi, state);
   }
-  return { events, changed: [...changed.values()], late, future, watermarks };
+  return { events, changed: [...changed.values()], late, future, watermarks, occupancy };
 
   function learn(state: VesselState, facts: VesselFacts): void {
     const outcome = learnVessel(state, facts, snapshot.rules, config);
@@ -102,29 +145,76 @@ export function evaluatePositions(
 /** `source_device` of the events that static data learned after the report they re-evaluate gives. */
 const LEARNED_DEVICE = 'ais-static';
 
+/** A vessel far from every zone is forgotten after this much silence (its previous fix no longer matters). */
+const FORGET_AFTER_MS = 6 * 3_600_000;
+
+const NONE: string[] = [];
+
+/** Zones with time rules the vessel is inside (as the zone step confirms it). */
+function insideTimed(state: VesselState, snapshot: ZoneSnapshot): string[] {
+  let out: string[] | undefined;
+  for (const p of state.zones) {
+    if (p.presence !== 'inside' || snapshot.zoneRules.get(p.zone_id)?.time_rules === undefined) continue;
+    (out ??= []).push(p.zone_id);
+  }
+  return out ?? NONE;
+}
+
+function occupancyChanges(mmsi: number, before: string[], after: string[], at: number, out: OccupancyChange[]): void {
+  if (before === after) return;
+  for (const zone_id of after) if (!before.includes(zone_id)) out.push({ zone_id, mmsi, inside: true, at });
+  for (const zone_id of before) if (!after.includes(zone_id)) out.push({ zone_id, mmsi, inside: false, at });
+}
+
 /**
- * Closes stays of vessels silent past the configured timeout, as of the event-time watermark of the
- * partition each vessel's reports arrive on (partitions may run at different event times, e.g. while one
- * catches up after downtime). Vessels without a watermark are left alone.
+ * Housekeeping, as of the event-time watermark of the partition each vessel's reports arrive on
+ * (partitions may run at different event times, e.g. while one catches up after downtime): closes
+ * stays of vessels silent past the configured timeout, raises ais_gap for watched vessels silent past
+ * their limit (counted from the feed's return after an outage), and forgets vessels far from every
+ * zone that have been silent for hours. Vessels without a watermark are left alone.
  */
 export function expireSilent(
   states: Map<number, VesselState>,
   watermarkOf: (mmsi: number) => number | undefined,
   snapshot: ZoneSnapshot,
   config: ZoneRulesConfig,
-): Pick<BatchOutcome, 'events' | 'changed'> {
+  feed?: FeedState,
+  partitionOf?: (mmsi: number) => number | undefined,
+): Pick<BatchOutcome, 'events' | 'changed' | 'occupancy'> {
   const events: SecurityEvent[] = [];
   const changed: VesselState[] = [];
+  const occupancy: OccupancyChange[] = [];
+  const ruled = snapshot.zoneRules.size > 0;
   for (const [mmsi, state] of states) {
-    if (state.zones.length === 0) continue;
     const watermark = watermarkOf(mmsi);
-    if (watermark === undefined || watermark - state.last_seen_at < config.silence_timeout_seconds * 1000) continue;
-    const result = expire(state, watermark, snapshot.rules, config);
-    if (result.intents.length === 0 && result.state !== undefined) continue;
-    for (const intent of result.intents) events.push(zoneEvent(intent, 'ais-silence'));
-    const next = result.state ?? { ...state, zones: [] };
-    states.set(mmsi, next);
-    changed.push(next);
+    if (watermark === undefined) continue;
+    if (!isDurable(state)) {
+      if (watermark - state.last_seen_at > FORGET_AFTER_MS) states.delete(mmsi);
+      continue;
+    }
+    let dirty = false;
+    if (ruled) {
+      const partition = partitionOf?.(mmsi);
+      const outage = partition === undefined ? undefined : feed?.outages.get(partition);
+      const gap = detectSilence(state, watermark, silentFrom(state.last_seen_at, outage), gapWatch(state, snapshot.rules, snapshot.zoneRules));
+      if (gap !== undefined) {
+        events.push(ruleEvent(gap, 'ais-silence'));
+        const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
+        if (risk !== undefined) events.push(ruleEvent(risk, 'ais-silence'));
+        dirty = true;
+      }
+    }
+    if (state.zones.length > 0 && watermark - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
+      const insideBefore = ruled ? insideTimed(state, snapshot) : NONE;
+      const result = expire(state, watermark, snapshot.rules, config);
+      if (result.intents.length > 0 || result.state === undefined) {
+        for (const intent of result.intents) events.push(zoneEvent(intent, 'ais-silence'));
+        if (result.state === undefined) state.zones = [];
+        occupancyChanges(mmsi, insideBefore, ruled ? insideTimed(state, snapshot) : NONE, state.last_seen_at, occupancy);
+        dirty = true;
+      }
+    }
+    if (dirty) changed.push(state);
   }
-  return { events, changed };
+  return { events, changed, occupancy };
 }

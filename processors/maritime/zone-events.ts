@@ -1,5 +1,6 @@
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { eventId } from '../../events/event-id.ts';
+import type { RuleIntent } from './rules/rule-intent.ts';
 import type { ZoneEventIntent } from './rules/zone-event-intents.ts';
 
 const MARITIME_SOURCE_MODULE = 'maritime.zones';
@@ -22,4 +23,12 @@ export function zoneEvent(intent: ZoneEventIntent, sourceDevice: string): Securi
     assigned_to: '',
     incident_id: null,
   };
+}
+
+const RULES_SOURCE_MODULE = 'maritime.rules';
+
+/** Completes a behaviour rule's finding (rules/rule-intent.ts) into the spec's Event. */
+export function ruleEvent(intent: RuleIntent, sourceDevice: string): SecurityEvent {
+  const { key, ...event } = intent;
+  return { ...event, id: eventId(key), source_module: RULES_SOURCE_MODULE, source_device: sourceDevice, assigned_to: '', incident_id: null };
 }

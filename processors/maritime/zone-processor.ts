@@ -14,11 +14,14 @@ import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
 import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
-import { DEFAULT_ZONE_RULES_CONFIG, type ZoneRulesConfig } from './rules/config.ts';
+import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
+import { newFeedState } from './rules/feed-silence.ts';
 import type { VesselState } from './rules/vessel-state.ts';
+import { applyOccupancy } from './store/occupancy-store.ts';
 import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
 import { followVesselDirectory, VesselDirectory } from './vessel-directory.ts';
-import { ZoneCatalog } from './zones/zone-catalog.ts';
+import { ruleEvent } from './zone-events.ts';
+import { ZoneCatalog, type ZoneSnapshot } from './zones/zone-catalog.ts';
 
 const positionsEvaluated = counter('pss_maritime_positions_total', 'Positions evaluated against the zones');
 const latePositions = counter('pss_maritime_late_positions_total', 'Positions older than the vessel\'s newest and ignored');
@@ -41,10 +44,12 @@ const HOUSEKEEPING_EVERY_MS = 10_000;
 
 /**
  * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
- * the partitions' own records (watermarks), dropped on every rebalance and after a failed batch.
+ * the partitions' own records (watermarks, feed outages), dropped on every rebalance and after a failed
+ * batch. `states` holds every vessel seen (the previous fix the rules need), not only the stored ones.
  */
 class OwnedVessels {
   states = new Map<number, VesselState>();
+  feed = newFeedState();
   /** What was last written per vessel, to skip writes that change nothing durable. */
   checkpoints = new Map<number, Checkpoint>();
   /** Position-only changes not written yet (written on a graceful stop, or with the next change). */
@@ -52,12 +57,12 @@ class OwnedVessels {
   /** Vessels known to have no stored state, so they are not looked up again. */
   absent = new Set<number>();
   partitionOf = new Map<number, number>();
-  watermarks = new Map<number, number>();
 
   watermarkOf = (mmsi: number): number | undefined => {
     const partition = this.partitionOf.get(mmsi);
-    return partition === undefined ? undefined : this.watermarks.get(partition);
+    return partition === undefined ? undefined : this.feed.watermarks.get(partition);
   };
+  partitionOfVessel = (mmsi: number): number | undefined => this.partitionOf.get(mmsi);
 }
 
 export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesConfig = DEFAULT_ZONE_RULES_CONFIG): Promise<RunningRole> {
@@ -71,6 +76,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
 
   let owned = new OwnedVessels();
   let lastHousekeeping = Date.now();
+  // The site-wide dwell_time stored through the rules API, over the built-in defaults; rebuilt only when
+  // the snapshot changes, because dwell policies are cached per config object.
+  let configFor: { snapshot: ZoneSnapshot; config: ZoneRulesConfig } | undefined;
+  const configOf = (snapshot: ZoneSnapshot): ZoneRulesConfig => {
+    if (configFor?.snapshot !== snapshot) configFor = { snapshot, config: withSiteDwellTime(rules, snapshot.dwellTime) };
+    return configFor.config;
+  };
 
   const consumer = new KafkaConsumer(ctx.kafka, {
     groupId: `${ctx.config.topicPrefix}maritime-zones`,
@@ -133,29 +145,28 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
         continue;
       }
       v.states.set(mmsi, state);
-      v.checkpoints.set(mmsi, checkpointOf(state, JSON.stringify(state.zones)));
+      v.checkpoints.set(mmsi, checkpointOf(state, durableJson(state)));
     }
 
     const snapshot = catalog.snapshot;
-    const outcome = evaluatePositions(items, v.states, snapshot, directory, rules, directory.takeLearned());
-    for (const [partition, watermark] of outcome.watermarks) {
-      if (watermark > (v.watermarks.get(partition) ?? 0)) v.watermarks.set(partition, watermark);
-    }
-    let { events, changed } = outcome;
+    const config = configOf(snapshot);
+    const outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
+    let { events, changed, occupancy } = outcome;
     const housekeeping = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
     if (housekeeping) {
       lastHousekeeping = Date.now();
-      const expired = expireSilent(v.states, v.watermarkOf, snapshot, rules);
+      const expired = expireSilent(v.states, v.watermarkOf, snapshot, config, v.feed, v.partitionOfVessel);
       events = events.concat(expired.events);
       changed = changed.concat(expired.changed);
+      occupancy = occupancy.concat(expired.occupancy);
     }
 
     const due: VesselState[] = [];
     const written = new Map<number, Checkpoint>();
     for (const state of changed) {
       v.absent.delete(state.mmsi);
-      const zones = JSON.stringify(state.zones);
-      if (!needsCheckpoint(state, zones, v.checkpoints.get(state.mmsi), rules)) {
+      const zones = durableJson(state);
+      if (!needsCheckpoint(state, zones, v.checkpoints.get(state.mmsi), config)) {
         v.unwritten.set(state.mmsi, state);
         continue;
       }
@@ -163,11 +174,12 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       written.set(state.mmsi, checkpointOf(state, zones));
     }
     const fresh =
-      due.length === 0 && events.length === 0
+      due.length === 0 && events.length === 0 && occupancy.length === 0
         ? []
         : await inTransaction(ctx.pool, async (client) => {
             await saveVesselStates(client, due);
-            return storeEvents(client, events);
+            const crowded = await applyOccupancy(client, occupancy, snapshot.rules, snapshot.zoneRules);
+            return storeEvents(client, events.concat(crowded.map((intent) => ruleEvent(intent, 'occupancy'))));
           });
     for (const [mmsi, checkpoint] of written) {
       v.checkpoints.set(mmsi, checkpoint);
@@ -179,6 +191,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     latePositions.inc(outcome.late);
     futurePositions.inc(outcome.future);
     batchSeconds.observe((performance.now() - started) / 1000);
+  }
+
+  /** What a checkpoint compares: the zone presences and the rule slices. */
+  function durableJson(state: VesselState): string {
+    return state.rules === undefined ? JSON.stringify(state.zones) : JSON.stringify([state.zones, state.rules]);
   }
 
   /** Static reports produced before this batch's positions are in the directory before they are evaluated. */

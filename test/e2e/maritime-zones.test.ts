@@ -132,6 +132,8 @@ describe('maritime threat zones end to end', () => {
       ['dwell_escalation', at(45), 'high'],
       ['dwell_escalation', at(75), 'critical'],
       ['zone_exit', at(81), 'low'],
+      // Issue 12: a second unauthorized entry into a restricted zone takes the vessel's risk score to 29.
+      ['risk_score_change', at(100), 'medium'],
       ['zone_entry', at(100), 'high'],
     ]);
     const reentry = events.filter((e) => e.metadata.mmsi === 219000202 && e.type === 'zone_entry')[1]!;

@@ -1,3 +1,4 @@
+import type { DwellTime } from '../../../schemas/maritime-rules.ts';
 import type { EscalationAction, StoredZone, ZoneType } from '../../../schemas/zone.ts';
 
 /** The zone fields the rules read. Derived from the zone schema, never restated by hand. */
@@ -42,6 +43,11 @@ export interface ZoneRulesConfig {
    */
   record_unalerted_presence: boolean;
   dwell_time: DwellTimeConfig;
+  /**
+   * A partition of ais.positions whose next report comes this long (event time) after its previous
+   * one saw the feed stop: one system event, and no vessel gaps for that time (rules/feed-silence.ts).
+   */
+  feed_silence_seconds: number;
 }
 
 /**
@@ -56,6 +62,8 @@ export const DEFAULT_ZONE_RULES_CONFIG: ZoneRulesConfig = Object.freeze({
   exit_confirm_seconds: 60,
   silence_timeout_seconds: 1800,
   record_unalerted_presence: true,
+  /** Six partitions of a port's feed carry several reports a second each; five silent minutes is an outage. */
+  feed_silence_seconds: 300,
   /** Spec "Dwell time": the values shown, used as defaults that every zone may override. */
   dwell_time: Object.freeze({
     enabled: true,
@@ -73,3 +81,21 @@ export const DEFAULT_ZONE_RULES_CONFIG: ZoneRulesConfig = Object.freeze({
     ] as const),
   }),
 });
+
+/**
+ * The config with the site-wide `dwell_time` stored through the rules API (spec "Dwell time" as
+ * written), field by field over the built-in defaults; a zone's own `dwell` still overrides both.
+ */
+export function withSiteDwellTime(config: ZoneRulesConfig, stored: DwellTime | undefined): ZoneRulesConfig {
+  if (stored === undefined) return config;
+  const base = config.dwell_time;
+  return {
+    ...config,
+    dwell_time: {
+      enabled: stored.enabled,
+      thresholds: stored.thresholds ?? base.thresholds,
+      reset_window_minutes: stored.reset_window_minutes ?? base.reset_window_minutes,
+      escalation: stored.escalation ?? base.escalation,
+    },
+  };
+}

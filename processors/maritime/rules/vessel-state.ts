@@ -53,6 +53,58 @@ export interface VesselState {
   vessel_name: string | null;
   vessel_type: string | null;
   zones: ZonePresence[];
+  /**
+   * Each behaviour rule's own slice (Traccar's per-rule state beside its pure update function); a rule
+   * deletes its key when it has nothing to remember, so most vessels carry `{}`. Optional so rows
+   * written before issue 12 still read.
+   */
+  rules?: RuleSlices;
+}
+
+/** An open violation episode (speed, heading): see rules/episode.ts for the hysteresis. */
+export interface Episode {
+  since: number;
+  reports: number;
+  /** The episode's alert was emitted (confirmed). */
+  fired: boolean;
+  clear_since: number | null;
+  clear_reports: number;
+  /** Largest (over a maximum) or smallest (under a minimum) value seen; the angle for heading. */
+  peak: number;
+}
+
+export interface SpeedEpisode extends Episode {
+  kind: 'over' | 'under';
+  limit: number;
+}
+
+/** [event time ms, lat, lon] */
+export type TimedFix = [number, number, number];
+
+export interface RuleSlices {
+  /** speed-rule.ts: by zone id. */
+  speed?: Record<string, SpeedEpisode>;
+  /** heading-rule.ts. */
+  heading?: Episode;
+  /** track-rule.ts: after a position jump, the fix on the other side, for the identity check. */
+  track?: { other: TimedFix; first_jump_at: number; alternations: number; conflict_fired: boolean };
+  /** ais-gap-rule.ts: an ais_gap raised while the vessel is still silent. */
+  gap?: { since: number; zone_id: string; alerted_at: number };
+  /** vessel-type-rule.ts: by zone id, the stay (entered_at) already judged. */
+  type?: Record<string, number>;
+  /** loitering-rule.ts: by zone id, since when the vessel has been slow there, and whether it was reported. */
+  loiter?: Record<string, { since: number; fired: boolean; fast_reports: number }>;
+  /** risk-score.ts: the score at `at` (event time) and the score last announced (decayed with it). */
+  risk?: { score: number; at: number; announced: number };
+}
+
+/** Whether a state holds anything a restart must continue (a zone record or a rule slice): only those are stored. */
+export function isDurable(state: VesselState): boolean {
+  if (state.zones.length > 0) return true;
+  const rules = state.rules;
+  if (rules === undefined) return false;
+  for (const _ in rules) return true;
+  return false;
 }
 
 /** A position with speed and course, as the events report it. VesselState is one (its latest fix). */

@@ -1,9 +1,11 @@
 import type { Pool, PoolClient } from '../../../platform/postgres.ts';
-import type { VesselState } from '../rules/vessel-state.ts';
+import { isDurable, type VesselState } from '../rules/vessel-state.ts';
 import { decodeState, encodeState, type StoredVesselState } from './state-codec.ts';
 
 /**
- * Durable per-vessel zone state. Only vessels that are in, near or recently out of a zone have a row;
+ * Durable per-vessel state. Only vessels that are in, near or recently out of a zone, or whose behaviour
+ * rules remember something (an open episode, a gap), have a row; the previous fix of the others lives in
+ * memory only (a restart forgets it: the first report after it cannot be judged a jump);
  * the processor writes a vessel's row in the same transaction as the events its state change caused.
  */
 export async function loadVesselStates(pool: Pool, mmsis: number[]): Promise<Map<number, VesselState>> {
@@ -18,13 +20,13 @@ export async function loadVesselStates(pool: Pool, mmsis: number[]): Promise<Map
 }
 
 /**
- * Upserts states that still track a zone and deletes those that track none. A stored state is replaced
+ * Upserts durable states and deletes those with nothing left to keep. A stored state is replaced
  * only by one at least as new: an instance that lost a partition in a rebalance may still finish a batch
  * of older reports, and must not overwrite what the new owner wrote since.
  */
 export async function saveVesselStates(client: PoolClient, states: VesselState[]): Promise<void> {
-  const kept = states.filter((s) => s.zones.length > 0);
-  const dropped = states.filter((s) => s.zones.length === 0);
+  const kept = states.filter(isDurable);
+  const dropped = states.filter((s) => !isDurable(s));
   if (kept.length > 0) {
     await client.query(
       `INSERT INTO maritime_vessel_state (mmsi, state, last_seen_at, zone_ids)

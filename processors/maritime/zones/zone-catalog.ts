@@ -1,5 +1,6 @@
 import type { Logger } from '../../../platform/log.ts';
 import type { Pool } from '../../../platform/postgres.ts';
+import type { DwellTime, ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
 import type { StoredZone } from '../../../schemas/zone.ts';
 import type { RuleZone } from '../rules/config.ts';
 import { indexZone, ZoneIndex, type IndexedZone } from './zone-index.ts';
@@ -8,7 +9,11 @@ import { indexZone, ZoneIndex, type IndexedZone } from './zone-index.ts';
 export interface ZoneSnapshot {
   index: ZoneIndex;
   rules: ReadonlyMap<string, RuleZone>;
-  /** A digest of every zone's id and row version: any committed change alters it. */
+  /** Each zone's speed, AIS, vessel type and time rules (rules-config/rule-store.ts), by zone id. */
+  zoneRules: ReadonlyMap<string, ZoneRuleSet>;
+  /** The site-wide dwell_time stored through the rules API; undefined: the built-in defaults. */
+  dwellTime: DwellTime | undefined;
+  /** A digest of every zone's and rule set's id and row version: any committed change alters it. */
   version: string;
 }
 
@@ -20,7 +25,7 @@ export const ZONES_CHANGED_CHANNEL = 'pss_zones_changed';
  * a missed notification (a dropped LISTEN connection). Unchanged zones keep their compiled H3 cover.
  */
 export class ZoneCatalog {
-  #snapshot: ZoneSnapshot = { index: ZoneIndex.fromIndexed([]), rules: new Map(), version: '' };
+  #snapshot: ZoneSnapshot = { index: ZoneIndex.fromIndexed([]), rules: new Map(), zoneRules: new Map(), dwellTime: undefined, version: '' };
   #compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
   #timer: NodeJS.Timeout | undefined;
   #listener: import('pg').PoolClient | undefined;
@@ -58,12 +63,17 @@ export class ZoneCatalog {
   async #reload(): Promise<void> {
     // xmin changes with every committed write of a row, whatever the writers' clocks and commit order.
     const { rows: [stamp] } = await this.pool.query<{ version: string }>(
-      `SELECT coalesce(md5(string_agg(id || ':' || xmin::text, ',' ORDER BY id)), '') AS version FROM zones`,
+      `SELECT coalesce(md5(string_agg(k, ',' ORDER BY k)), '') AS version FROM (
+         SELECT 'z:' || id || ':' || xmin::text AS k FROM zones
+         UNION ALL SELECT 'r:' || zone_id || ':' || xmin::text FROM maritime_zone_rules
+         UNION ALL SELECT 's:' || key || ':' || xmin::text FROM maritime_site_rules) v`,
     );
     if (stamp?.version === this.#snapshot.version) return;
-    const { rows } = await this.pool.query<{ definition: StoredZone; row_version: string }>(
-      'SELECT definition, xmin::text AS row_version FROM zones ORDER BY id',
-    );
+    const [{ rows }, { rows: ruleRows }, { rows: siteRows }] = await Promise.all([
+      this.pool.query<{ definition: StoredZone; row_version: string }>('SELECT definition, xmin::text AS row_version FROM zones ORDER BY id'),
+      this.pool.query<{ zone_id: string; rules: ZoneRuleSet }>('SELECT zone_id, rules FROM maritime_zone_rules'),
+      this.pool.query<{ value: DwellTime }>(`SELECT value FROM maritime_site_rules WHERE key = 'dwell_time'`),
+    ]);
     const compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
     const rules = new Map<string, RuleZone>();
     for (const { definition: zone, row_version: rowVersion } of rows) {
@@ -81,9 +91,11 @@ export class ZoneCatalog {
     this.#snapshot = {
       index: ZoneIndex.fromIndexed([...compiled.values()].map((c) => c.indexed)),
       rules,
+      zoneRules: new Map(ruleRows.filter((r) => rules.has(r.zone_id)).map((r) => [r.zone_id, r.rules])),
+      dwellTime: siteRows[0]?.value,
       version: stamp?.version ?? '',
     };
-    this.log.info({ zones: rules.size, cells: this.#snapshot.index.cellCount }, 'zones loaded');
+    this.log.info({ zones: rules.size, rule_sets: this.#snapshot.zoneRules.size, cells: this.#snapshot.index.cellCount }, 'zones and rules loaded');
   }
 
   async #listen(): Promise<void> {

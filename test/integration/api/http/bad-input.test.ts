@@ -26,6 +26,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/maritime/zones': { ...ZONE, name: 'Bad input zone 2' },
   'PUT /v1/maritime/zones/{zone_id}': ZONE,
   'PATCH /v1/maritime/zones/{zone_id}': { name: 'Bad input berth' },
+  'PUT /v1/maritime/zones/{zone_id}/rules': { time_rules: { schedules: [{ name: 'day', days: ['mon'], hours: '08:00-17:00', max_vessels: 3 }] } },
+  'PUT /v1/maritime/rules': { speed_rules: [{ zone: 'Bad input berth', max_speed_knots: 5, alert_level: 'low' }] },
   'POST /v1/events': { type: 'fence_tamper', source_module: 'perimeter.bad-input', title: 'Fence sensor triggered', location: { zone: 'North fence' } },
   'PATCH /v1/events/{event_id}': { assigned_to: 'duty.officer', incident_id: 'inc_1' },
   'POST /v1/webhooks': { name: 'bad input hook', url: 'https://hooks.example.com/in', events: ['zone_entry'], secret: 'whsec_bad_input_0123456789abc' },

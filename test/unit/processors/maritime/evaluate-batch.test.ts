@@ -18,15 +18,15 @@ const zone: StoredZone = {
   geometry: { type: 'Circle', center: [12.6, 55.7], radius_meters: 500 },
   created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
 };
-const snapshot: ZoneSnapshot = { index: ZoneIndex.build([zone]), rules: new Map([[zone.id, zone]]), version: '1' };
+const snapshot: ZoneSnapshot = { index: ZoneIndex.build([zone]), rules: new Map([[zone.id, zone]]), zoneRules: new Map(), dwellTime: undefined, version: '1' };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute));
 
 describe('evaluatePositions', () => {
-  it('keeps no state for vessels nowhere near a zone', () => {
+  it('keeps the previous fix of vessels nowhere near a zone in memory, and stores nothing for them', () => {
     const states = new Map<number, VesselState>();
     const outcome = evaluatePositions([on(0, position(1, at(0), 11.0, 55.0))], states, snapshot, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
     expect(outcome).toMatchObject({ events: [], changed: [], late: 0 });
-    expect(states.size).toBe(0);
+    expect(states.get(1)).toMatchObject({ lat: 55.0, lon: 11.0, zones: [] });
   });
 
   it('turns an entry into events with deterministic ids, named from the vessel directory', () => {
@@ -98,7 +98,7 @@ describe('evaluatePositions', () => {
 
 describe('evaluatePositions: static data learned after a vessel\'s report', () => {
   const berth: StoredZone = { ...zone, id: 'zone_tugs', name: 'Tug berth', type: 'restricted', authorized_vessels: [{ vessel_types: ['tug'] }] };
-  const tugs: ZoneSnapshot = { index: ZoneIndex.build([berth]), rules: new Map([[berth.id, berth]]), version: '1' };
+  const tugs: ZoneSnapshot = { index: ZoneIndex.build([berth]), rules: new Map([[berth.id, berth]]), zoneRules: new Map(), dwellTime: undefined, version: '1' };
   const config = DEFAULT_ZONE_RULES_CONFIG;
   const entered = () => {
     const states = new Map<number, VesselState>();

@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { testConfig } from '../../support/stack.ts';
+
+const PSS = fileURLToPath(new URL('../../../bin/pss.js', import.meta.url));
+
+// `pss rules import` refuses what PUT /v1/maritime/rules refuses, before writing anything. (A successful
+// import replaces every rule in the database, which other test files of the run share; the bulk PUT it
+// shares its code with is exercised end to end in test/e2e/maritime-rules.test.ts.)
+describe('pss rules import', () => {
+  const env = { PSS_DATABASE_URL: testConfig().databaseUrl, PSS_ENVIRONMENT: 'test', PSS_LOG_LEVEL: 'warn' };
+  const dir = mkdtempSync(join(tmpdir(), 'pss-rules-'));
+  const file = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const pss = (args: string[]) => spawnSync(process.execPath, [PSS, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+
+  it('names an unknown zone and exits 2', () => {
+    const run = pss(['rules', 'import', file('unknown.json', JSON.stringify({ speed_rules: [{ zone: 'No such zone anywhere', max_speed_knots: 8 }] }))]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('/speed_rules/0/zone no zone is named "No such zone anywhere"');
+  });
+
+  it('refuses a document the schema refuses, a file that is not JSON, and YAML', () => {
+    const invalid = pss(['rules', 'import', file('invalid.json', JSON.stringify({ speed_rules: [{ zone: 'x', max_speed_knots: -1 }] }))]);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stderr).toContain('speed_rules.0.max_speed_knots');
+    expect(pss(['rules', 'import', file('broken.json', '{"speed_rules": [')]).status).toBe(2);
+    const yaml = pss(['rules', 'import', file('rules.yaml', 'speed_rules: []\n')]);
+    expect(yaml.status).toBe(2);
+    expect(yaml.stderr).toContain('YAML is not supported');
+    expect(pss(['rules', 'export']).status).toBe(2);
+  });
+});
