@@ -71,7 +71,7 @@ export const vesselRoutes: RouteDef[] = [
     path: '/maritime/vessels/:mmsi',
     scopes: ['maritime:read'],
     summary: 'Read a vessel',
-    description: 'Static and voyage data, last position, the zones it is inside now with dwell, and its 10 newest events. risk_score is null until vessel risk scoring exists.',
+    description: 'Static and voyage data, last position, the zones it is inside now with dwell, and its 10 newest events. risk_score is the vessel risk score (0-100) decayed to its newest report.',
     tag: 'Maritime',
     params: mmsiParamsSchema,
     responses: { 200: { description: 'The vessel', schema: dataOf(vesselDetailSchema) } },

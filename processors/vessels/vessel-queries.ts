@@ -3,6 +3,7 @@
 import type { Pool } from '../../platform/postgres.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { Feature, LineString, Position } from '../../schemas/geojson.ts';
+import { decayed } from '../maritime/rules/risk-score.ts';
 import { alertStatusOf, visitDwellMs } from '../maritime/rules/vessel-state.ts';
 import { loadVesselStates } from '../maritime/store/vessel-state-store.ts';
 import { simplifyTrack } from './simplify-track.ts';
@@ -152,7 +153,10 @@ export async function readVessel(pool: Pool, mmsi: number) {
       ORDER BY e.occurred_at DESC, e.id LIMIT 10`,
     [String(mmsi)],
   );
-  return { ...vesselOf(row), zones, risk_score: null, recent_events: events.map((e) => e.body) };
+  // Decayed to the vessel's newest report (event time), as dwell is: a replayed or delayed feed reads the same.
+  const risk = state?.rules?.risk;
+  const riskScore = risk === undefined ? 0 : Math.round(decayed(risk, Math.max(state!.last_seen_at, risk.at)));
+  return { ...vesselOf(row), zones, risk_score: riskScore, recent_events: events.map((e) => e.body) };
 }
 
 /** Whether `vessels` has a row for the MMSI. */

@@ -26,14 +26,23 @@ describe('pss rules import', () => {
     expect(run.stderr).toContain('/speed_rules/0/zone no zone is named "No such zone anywhere"');
   });
 
-  it('refuses a document the schema refuses, a file that is not JSON, and YAML', () => {
+  it('reads YAML by extension: the same document, refused for the same unknown zone', () => {
+    const run = pss(['rules', 'import', file('unknown.yaml', 'speed_rules:\n  - zone: No such zone anywhere\n    max_speed_knots: 8\n')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('/speed_rules/0/zone no zone is named "No such zone anywhere"');
+    const broken = pss(['rules', 'import', file('broken.yml', 'speed_rules: [\n')]);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain('broken.yml');
+    const list = pss(['rules', 'import', file('list.yaml', '- zone: x\n')]);
+    expect(list.status).toBe(2);
+    expect(list.stderr).toContain('must be an object');
+  });
+
+  it('refuses a document the schema refuses, and a file that is not JSON', () => {
     const invalid = pss(['rules', 'import', file('invalid.json', JSON.stringify({ speed_rules: [{ zone: 'x', max_speed_knots: -1 }] }))]);
     expect(invalid.status).toBe(2);
     expect(invalid.stderr).toContain('speed_rules.0.max_speed_knots');
     expect(pss(['rules', 'import', file('broken.json', '{"speed_rules": [')]).status).toBe(2);
-    const yaml = pss(['rules', 'import', file('rules.yaml', 'speed_rules: []\n')]);
-    expect(yaml.status).toBe(2);
-    expect(yaml.stderr).toContain('YAML is not supported');
     expect(pss(['rules', 'export']).status).toBe(2);
   });
 });

@@ -123,7 +123,7 @@ describe('the positions sink and the vessel API', () => {
       mmsi: A, name: 'NORTHERN LIGHT', callsign: 'OZNL', imo: 9321483, ship_type: 70, category: 'cargo', destination: 'COPENHAGEN',
       dimensions: { to_bow: 150, to_stern: 30, to_port: 15, to_starboard: 15, length: 180, beam: 30 },
       last_position: { lat: 55.652, lon: 12.702, sog: 9, reported_at: at(32).toISOString(), source: 'e2e-track' },
-      zones: [], risk_score: null, recent_events: [],
+      zones: [], risk_score: 0, recent_events: [],
     });
   });
 
@@ -177,8 +177,11 @@ describe('the positions sink and the vessel API', () => {
     });
     const state = { ...newVesselState(B), last_seen_at: at(5).getTime(), lat: 57.1, lon: 10.1 };
     state.zones = [{ ...newZonePresence(zone.id), presence: 'inside', entered_at: at(-20).getTime(), visit_started_at: at(-20).getTime(), rungs_fired: 1, recorded: true }];
+    // A risk of 40 recorded 6 h (one half-life) before the vessel's newest report reads 20 there.
+    state.rules = { risk: { score: 40, at: at(5).getTime() - 6 * 3_600_000, announced: 40 } };
     await inTransaction(service.context.pool, (client) => saveVesselStates(client, [state]));
     const res = await call(url(`/maritime/vessels/${B}`), reader);
+    expect(res.json.data.risk_score).toBe(20);
     expect(res.json.data.zones).toEqual([{ zone_id: zone.id, zone_name: zone.name, zone_type: 'anchorage', entered_at: at(-20).toISOString(), dwell_minutes: 25, alert_status: 'active' }]);
     for (const key of [zone.id, zone.name.toUpperCase()]) {
       const list = await call(url(`/maritime/vessels?zone=${encodeURIComponent(key)}`), reader);
