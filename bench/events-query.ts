@@ -17,6 +17,7 @@ import { createLogger } from '../platform/log.ts';
 import { migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';
 import { CORPUS, loadEventCorpus } from './support/event-corpus.ts';
+import { measureListQuery, type ListQueryCase, type ListQueryResult } from './support/list-query.ts';
 
 const EVENTS = Number(process.env.PSS_BENCH_EVENTS ?? 1_000_000);
 const DAYS = 30;
@@ -47,7 +48,7 @@ const SEARCHES = () => [
   pick(['breach', 'seal broken', 'camera offline', 'rejected', 'escalated', 'battery', 'corrosion', 'tamper']),
 ];
 
-type Case = { name: string; query: () => Record<string, string> };
+type Case = ListQueryCase;
 /** Incidents with events in the default window (read at start), so the incident case finds some. */
 let recentIncidents: string[] = [];
 const CASES: Case[] = [
@@ -74,15 +75,6 @@ function window(hours: number): Record<string, string> {
   return { start_date: new Date(end - hours * 3_600_000).toISOString(), end_date: new Date(end).toISOString() };
 }
 
-interface Result {
-  case: string;
-  window: string;
-  p50_ms: number;
-  p95_ms: number;
-  max_ms: number;
-  mean_total_items: number;
-}
-
 async function main(): Promise<void> {
   const databaseUrl = await corpusDatabase();
   const prefix = `bench-events-${Date.now().toString(36)}-`;
@@ -96,11 +88,12 @@ async function main(): Promise<void> {
     `SELECT DISTINCT incident_id AS id FROM security_events_current WHERE occurred_at > now() - interval '24 hours' AND incident_id IS NOT NULL`,
   );
   recentIncidents = rows.map((r) => r.id);
-  const results: Result[] = [];
+  const results: ListQueryResult[] = [];
+  const run = { url: service.url as string, key, path: '/v1/events', warmup: WARMUP, queries: QUERIES };
   try {
-    for (const c of CASES) results.push(await measure(service.url as string, key, c, '24 h (default)', c.query));
+    for (const c of CASES) results.push(await measureListQuery(run, c, '24 h (default)', c.query));
     const wide = () => ({ start_date: new Date(Date.now() - DAYS * 86_400_000).toISOString() });
-    for (const c of CASES.filter((x) => WIDE.includes(x.name))) results.push(await measure(service.url as string, key, c, `${DAYS} days`, () => ({ ...wide(), ...c.query() })));
+    for (const c of CASES.filter((x) => WIDE.includes(x.name))) results.push(await measureListQuery(run, c, `${DAYS} days`, () => ({ ...wide(), ...c.query() })));
   } finally {
     await service.stop();
     const admin = new KafkaAdmin({ brokers: config.kafkaBrokers, clientId: 'pss-bench', log });
@@ -111,26 +104,6 @@ async function main(): Promise<void> {
   console.log(`\n${EVENTS.toLocaleString('en')} events over ${DAYS} days; ${QUERIES} requests per case, one at a time; goal p95 <= ${GOAL_P95_MS} ms (default window)\n`);
   console.table(results.map((r) => ({ ...r, goal: r.window.startsWith('24') ? (r.p95_ms <= GOAL_P95_MS ? 'met' : 'MISSED') : '' })));
   console.log(JSON.stringify({ events: EVENTS, days: DAYS, queries_per_case: QUERIES, results }, null, 2));
-}
-
-async function measure(url: string, key: string, c: Case, windowName: string, query: () => Record<string, string>): Promise<Result> {
-  const timings: number[] = [];
-  let totals = 0;
-  for (let i = 0; i < WARMUP + QUERIES; i++) {
-    const t = performance.now();
-    const res = await fetch(`${url}/v1/events?${new URLSearchParams(query())}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = (await res.json()) as { pagination?: { total_items: number }; error?: unknown };
-    const ms = performance.now() - t;
-    if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
-    if (i < WARMUP) continue;
-    timings.push(ms);
-    totals += body.pagination?.total_items ?? 0;
-  }
-  timings.sort((a, b) => a - b);
-  const pct = (q: number) => Number((timings[Math.min(timings.length - 1, Math.ceil(q * timings.length) - 1)] as number).toFixed(1));
-  const result = { case: c.name, window: windowName, p50_ms: pct(0.5), p95_ms: pct(0.95), max_ms: pct(1), mean_total_items: Math.round(totals / timings.length) };
-  console.log(`${windowName.padEnd(15)} ${c.name.padEnd(26)} p50 ${String(result.p50_ms).padStart(6)} ms  p95 ${String(result.p95_ms).padStart(6)} ms  max ${String(result.max_ms).padStart(6)} ms  (${result.mean_total_items} items)`);
-  return result;
 }
 
 /** A database of its own holding the corpus (loaded now, or within the hour when reuse is asked for). */

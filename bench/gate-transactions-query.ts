@@ -15,6 +15,7 @@ import { createLogger } from '../platform/log.ts';
 import { migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';
 import { BENCH_ADMIN_URL, freshBenchDatabase } from './support/bench-database.ts';
+import { measureListQuery, type ListQueryCase, type ListQueryResult } from './support/list-query.ts';
 
 const TRANSACTIONS = Number(process.env.PSS_BENCH_TRANSACTIONS ?? 1_000_000);
 const DAYS = 30;
@@ -33,7 +34,7 @@ const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const digits = (n: number) => String(Math.floor(random() * 10 ** n)).padStart(n, '0');
 
-type Case = { name: string; query: () => Record<string, string> };
+type Case = ListQueryCase;
 const CASES: Case[] = [
   { name: 'no filter (created_at)', query: () => ({}) },
   { name: 'status', query: () => ({ status: pick(['approved', 'flagged', 'held', 'overridden', 'rejected']) }) },
@@ -55,15 +56,6 @@ function window(hours: number): Record<string, string> {
   return { start_date: new Date(end - hours * 3_600_000).toISOString(), end_date: new Date(end).toISOString() };
 }
 
-interface Result {
-  case: string;
-  window: string;
-  p50_ms: number;
-  p95_ms: number;
-  max_ms: number;
-  mean_total_items: number;
-}
-
 async function main(): Promise<void> {
   const databaseUrl = (await reusable()) ?? (await freshBenchDatabase(DATABASE));
   if (!(await reusable())) {
@@ -77,11 +69,12 @@ async function main(): Promise<void> {
   });
   const service = await startService(config, ['api'], log, [authFeature, gateFeature]);
   const { key } = await createApiKey(service.context.pool, config.environment, { name: 'bench', scopes: ['transactions:read'] }, 'bench');
-  const results: Result[] = [];
+  const results: ListQueryResult[] = [];
+  const run = { url: service.url as string, key, path: '/v1/transactions', warmup: WARMUP, queries: QUERIES };
   try {
-    for (const c of CASES) results.push(await measure(service.url as string, key, c, '24 h (default)', c.query));
+    for (const c of CASES) results.push(await measureListQuery(run, c, '24 h (default)', c.query));
     const wide = () => ({ start_date: new Date(Date.now() - 7 * 86_400_000).toISOString() });
-    for (const c of CASES.filter((x) => WIDE.includes(x.name))) results.push(await measure(service.url as string, key, c, '7 days', () => ({ ...wide(), ...c.query() })));
+    for (const c of CASES.filter((x) => WIDE.includes(x.name))) results.push(await measureListQuery(run, c, '7 days', () => ({ ...wide(), ...c.query() })));
   } finally {
     await service.stop();
     const admin = new KafkaAdmin({ brokers: config.kafkaBrokers, clientId: 'pss-bench', log });
@@ -140,26 +133,6 @@ async function load(url: string): Promise<void> {
   } finally {
     await db.end();
   }
-}
-
-async function measure(url: string, key: string, c: Case, windowName: string, query: () => Record<string, string>): Promise<Result> {
-  const timings: number[] = [];
-  let totals = 0;
-  for (let i = 0; i < WARMUP + QUERIES; i++) {
-    const t = performance.now();
-    const res = await fetch(`${url}/v1/transactions?${new URLSearchParams(query())}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = (await res.json()) as { pagination?: { total_items: number }; error?: unknown };
-    const ms = performance.now() - t;
-    if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
-    if (i < WARMUP) continue;
-    timings.push(ms);
-    totals += body.pagination?.total_items ?? 0;
-  }
-  timings.sort((a, b) => a - b);
-  const pct = (q: number) => Number((timings[Math.min(timings.length - 1, Math.ceil(q * timings.length) - 1)] as number).toFixed(1));
-  const result = { case: c.name, window: windowName, p50_ms: pct(0.5), p95_ms: pct(0.95), max_ms: pct(1), mean_total_items: Math.round(totals / timings.length) };
-  console.log(`${windowName.padEnd(15)} ${c.name.padEnd(30)} p50 ${String(result.p50_ms).padStart(6)} ms  p95 ${String(result.p95_ms).padStart(6)} ms  max ${String(result.max_ms).padStart(6)} ms  (${result.mean_total_items} items)`);
-  return result;
 }
 
 /** The kept database, when reuse is asked for and it holds the corpus. */
