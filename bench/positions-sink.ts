@@ -25,6 +25,7 @@ import { freshBenchDatabase } from './support/bench-database.ts';
 const VESSELS = 10_000;
 const REPORTS = Number(process.env.PSS_BENCH_REPORTS ?? 30);
 const WRITERS = Number(process.env.PSS_BENCH_WRITERS ?? 2);
+const CONSUMERS = Number(process.env.PSS_BENCH_CONSUMERS ?? 2);
 const DAY = 86_400_000;
 /**
  * Today from 00:00 UTC, as live ingest writes: into the current day's partition, which carries no spatial
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
 
   // 1. End to end through one sink instance.
   t = performance.now();
-  const sink = await startPositionSink(ctx, { writers: WRITERS });
+  const sink = await startPositionSink(ctx, { writers: WRITERS, consumers: CONSUMERS });
   await until(async () => (await storedCount()) >= reports.length, 600_000);
   const sinkMs = performance.now() - t;
   await sink.stop();

@@ -7,7 +7,7 @@
 // index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { compileSchema, describeErrors } from '../../ingest/validation.ts';
-import { KafkaConsumer } from '../../platform/kafka.ts';
+import { KafkaConsumer, type BatchHandler } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import { vesselPositionSchema, type VesselPosition } from '../../schemas/ais.ts';
@@ -32,6 +32,8 @@ export interface PositionSinkOptions {
   maxBatch?: number;
   /** Connections a batch is written over in parallel (default 2; at most the pool size less one). */
   writers?: number;
+  /** Consumers in the group on this instance (default the setting PSS_POSITION_SINK_CONSUMERS). */
+  consumers?: number;
 }
 
 export interface PositionSink extends RunningRole {
@@ -78,14 +80,7 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
 
   await createPartitions(ctx.pool, daysAhead(now(), ahead));
   known = new Set(await partitionDays(ctx.pool));
-  const consumer = new KafkaConsumer(ctx.kafka, {
-    groupId: `${ctx.config.topicPrefix}vessel-positions`,
-    topics: [ctx.topics.aisPositions],
-    startAt: 'earliest',
-    maxBatch: options.maxBatch ?? 5_000,
-    lingerMs: 50,
-  });
-  await consumer.run(async (records) => {
+  const handle: BatchHandler = async (records) => {
     const started = performance.now();
     const { values, failures } = await ctx.codec.decode('aisPositions', records);
     if (failures.length > 0) skipped.inc({ reason: 'unreadable' }, failures.length);
@@ -107,7 +102,22 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     if (kept.length < rows.length) skipped.inc({ reason: 'past_retention' }, rows.length - kept.length);
     if (kept.length > 0) stored.inc(await store(kept));
     batchSeconds.observe((performance.now() - started) / 1000);
-  });
+  };
+
+  // Several consumers of one group on this instance: while one batch is written, the next is fetched and
+  // decoded (one consumer spent most of its time waiting on the database with the next batch unread).
+  const consumers: KafkaConsumer[] = [];
+  for (let i = 0; i < (options.consumers ?? ctx.config.positionSinkConsumers); i++) {
+    const consumer = new KafkaConsumer(ctx.kafka, {
+      groupId: `${ctx.config.topicPrefix}vessel-positions`,
+      topics: [ctx.topics.aisPositions],
+      startAt: 'earliest',
+      maxBatch: options.maxBatch ?? 5_000,
+      lingerMs: 50,
+    });
+    consumers.push(consumer);
+    await consumer.run(handle);
+  }
 
   const background = () => {
     maintain().catch((err: unknown) => ctx.log.warn({ err }, 'vessel_positions partition maintenance failed; retried next hour'));
@@ -120,7 +130,7 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     maintain,
     stop: async () => {
       clearInterval(timer);
-      await consumer.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
     },
   };
 }

@@ -18,6 +18,12 @@ export const VESSEL_SETTINGS = {
     default: '2',
     parse: int(1, 60),
   },
+  positionSinkConsumers: {
+    env: 'PSS_POSITION_SINK_CONSUMERS',
+    description: 'Positions sink: consumers of ais.positions per processors instance (same group, each takes a share of the partitions), so one batch is decoded while another is written. At most the partition count (6).',
+    default: '2',
+    parse: int(1, 6),
+  },
   analystPassword: {
     env: 'PSS_ANALYST_PASSWORD',
     description: `Password of the read-only PostgreSQL role pss_analyst (reads the analyst schema only); set at every start-up and by \`pss migrate\`, sent and stored as a SCRAM verifier. Empty: the role is left as it is (migration 0016 creates it without a login; the role is cluster-wide, so another deployment on the same PostgreSQL may have set one). At least ${MIN_ANALYST_PASSWORD} characters.`,
