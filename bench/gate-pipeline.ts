@@ -6,21 +6,14 @@
 //      (processing_time_ms: from ingest's received_at to the stored decision), p50 / p99.
 // A realistic mix: 80% clean trucks, the rest with a broken seal, another container, damage, a failed
 // check digit or no appointment. Run: npm run bench gate-pipeline (PSS_BENCH_GATE_READINGS=N to change 100,000)
-import { EventRelay } from '../events/relay.ts';
 import { findingsOf } from '../ingest/gate/readings.ts';
-import { createCodec } from '../platform/codec/index.ts';
-import { loadConfig } from '../app/config.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
-import { createPool, migrate } from '../platform/postgres.ts';
-import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import { upsertAppointments } from '../processors/gate/store.ts';
 import { checkDigit } from '../ingest/gate/iso6346.ts';
 import type { GateAppointment } from '../schemas/gate-appointment.ts';
 import type { GateReading, GateReadingRecord } from '../schemas/gate-reading.ts';
-import { freshBenchDatabase } from './support/bench-database.ts';
+import { benchContext } from './support/bench-context.ts';
 
 const READINGS = Number(process.env.PSS_BENCH_GATE_READINGS ?? 100_000);
 const APPOINTMENTS = 20_000;
@@ -29,7 +22,6 @@ const STEADY_SECONDS = 15;
 const GOAL_PER_SECOND = 5_000;
 
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
-const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 const containerOf = (n: number) => {
   const ten = `BNCU${String(n % 1_000_000).padStart(6, '0')}`;
@@ -61,21 +53,10 @@ function readingOf(i: number, prefix: string): GateReadingRecord {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await freshBenchDatabase('pss_bench_gate_pipeline');
-  await migrate(databaseUrl, log);
   const prefix = `bench-gatep-${Date.now().toString(36)}-`;
-  const gateSettings = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PSS_GATE_')));
-  const config = loadConfig({ ...gateSettings, PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
-  const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
-  const admin = new KafkaAdmin(kafka);
-  await admin.ensureTopics(topicSpecs(prefix));
-  const pool = createPool(databaseUrl, 8, log);
-  const producer = new KafkaProducer(kafka);
-  const topics = topicNames(prefix);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
-  const relay = new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log });
-  relay.start();
-  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay };
+  const gateSettings = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('PSS_GATE_') && e[1] !== undefined));
+  const { ctx, close } = await benchContext({ database: 'pss_bench_gate_pipeline', prefix, log, settings: gateSettings, startRelay: true });
+  const { config, pool, producer, topics, codec } = ctx;
 
   for (let i = 0; i < APPOINTMENTS; i += 5_000) await upsertAppointments(pool, Array.from({ length: 5_000 }, (_, k) => appointment(i + k)));
 
@@ -113,11 +94,7 @@ async function main(): Promise<void> {
   const mix = await pool.query<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM gate_transactions GROUP BY status ORDER BY status`);
   t = performance.now();
   await processor.stop();
-  await relay.stop();
-  await producer.close();
-  await pool.end();
-  await admin.deleteTopics(topicSpecs(prefix).map((s) => s.name)).catch(() => undefined);
-  await admin.close();
+  await close();
   const report = {
     readings: READINGS,
     consumers: config.gateProcessorConsumers,

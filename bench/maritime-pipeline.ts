@@ -6,23 +6,17 @@
 //   3. the naive alternative on the same input: one PostGIS ST_Covers/ST_DWithin query per position.
 // Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
 import pg from 'pg';
-import { EventRelay } from '../events/relay.ts';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
 import type { MaritimeRules } from '../schemas/maritime-rules.ts';
-import { createCodec } from '../platform/codec/index.ts';
-import { loadConfig } from '../app/config.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { KafkaAdmin, KafkaConsumer, KafkaProducer } from '../platform/kafka.ts';
+import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { registry } from '../platform/metrics.ts';
-import { createPool, migrate } from '../platform/postgres.ts';
-import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
-import { freshBenchDatabase } from './support/bench-database.ts';
+import { benchContext } from './support/bench-context.ts';
 
 const ZONES = 1_000;
 const VESSELS = 10_000;
@@ -33,7 +27,6 @@ const NAIVE_POSITIONS = 20_000;
 const START = Date.parse('2026-11-20T00:00:00Z');
 
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
-const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 /**
  * A realistic rule set (issue 12): every zone watches AIS integrity (loss after 10 min, jumps beyond
@@ -50,21 +43,10 @@ function realisticRules(names: string[]): MaritimeRules {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await freshBenchDatabase('pss_bench');
   const prefix = `bench-${Date.now().toString(36)}-`;
-  const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
-  const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
-  await migrate(databaseUrl, log);
-  const admin = new KafkaAdmin(kafka);
-  await admin.ensureTopics(topicSpecs(prefix));
-  const pool = createPool(databaseUrl, 8, log);
-  const producer = new KafkaProducer(kafka);
-  const topics = topicNames(prefix);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
   // As in the service: the processor stores events, this instance's relay publishes them.
-  const relay = new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log });
-  relay.start();
-  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay };
+  const { ctx, relay, close } = await benchContext({ database: 'pss_bench', prefix, log, startRelay: true });
+  const { pool, producer, kafka } = ctx;
 
   const port = new RandomPort(42);
   let t = performance.now();
@@ -182,10 +164,7 @@ async function main(): Promise<void> {
   };
   console.log(JSON.stringify(report, null, 2));
 
-  await producer.close();
-  await admin.deleteTopics(Object.values(ctx.topics));
-  await admin.close();
-  await pool.end();
+  await close();
 }
 
 async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENCH_TIMEOUT_MS ?? 600_000)): Promise<number> {

@@ -7,20 +7,13 @@
 //      Postgres side costs without Kafka);
 //   3. the same rows again (a full re-read): ON CONFLICT DO NOTHING over existing keys.
 // Run: npm run bench positions-sink   (PSS_BENCH_REPORTS: reports per vessel, default 30 = 300,000 positions)
-import { loadConfig } from '../app/config.ts';
-import { EventRelay } from '../events/relay.ts';
-import { createCodec } from '../platform/codec/index.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { registry } from '../platform/metrics.ts';
-import { createPool, migrate } from '../platform/postgres.ts';
-import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { positionRow, type PositionRow } from '../processors/vessels/position-rows.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
 import { insertPositions } from '../processors/vessels/vessel-store.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
-import { freshBenchDatabase } from './support/bench-database.ts';
+import { benchContext } from './support/bench-context.ts';
 
 const VESSELS = 10_000;
 const REPORTS = Number(process.env.PSS_BENCH_REPORTS ?? 30);
@@ -34,7 +27,6 @@ const DAY = 86_400_000;
 const START = Math.floor(Date.now() / DAY) * DAY;
 
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
-const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 function report(v: number, r: number): VesselPosition {
   const at = new Date(START + r * 10_000 * 60 + v).toISOString();
@@ -45,19 +37,9 @@ function report(v: number, r: number): VesselPosition {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await freshBenchDatabase('pss_bench_positions');
   const prefix = `bench-${Date.now().toString(36)}-`;
-  const config = loadConfig({ PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
-  const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
-  await migrate(databaseUrl, log);
-  const admin = new KafkaAdmin(kafka);
-  await admin.ensureTopics(topicSpecs(prefix));
-  const pool = createPool(databaseUrl, 8, log);
-  const producer = new KafkaProducer(kafka);
-  const topics = topicNames(prefix);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
-  const relay = new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log });
-  const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay };
+  const { ctx, close } = await benchContext({ database: 'pss_bench_positions', prefix, log });
+  const { pool, producer, topics, codec } = ctx;
 
   const reports: VesselPosition[] = [];
   for (let r = 0; r < REPORTS; r++) for (let v = 0; v < VESSELS; v++) reports.push(report(v, r));
@@ -97,11 +79,7 @@ async function main(): Promise<void> {
   console.log(`3. re-read of every row (ON CONFLICT DO NOTHING): ${rate(rows.length, rereadMs)} positions/s, ${again} rows added`);
   console.log(`storage: ${Math.round(Number(size[0]?.bytes) / rows.length)} bytes per position with indexes`);
 
-  relay.stop?.();
-  await producer.close();
-  await admin.deleteTopics(Object.values(topics)).catch(() => undefined);
-  await admin.close();
-  await pool.end();
+  await close();
 }
 
 async function storedCount(): Promise<number> {
