@@ -1,6 +1,7 @@
-// Vessel directory start-up (issue 13, item 2): the zone processor's directory reads the whole compacted
-// ais.static topic at every start; the vessels table now holds the same data. This measures both ways of
-// filling a directory of VESSELS vessels, to decide whether to switch (README vessel decision 8).
+// Vessel directory start-up (issue 13, item 2): the zone processor's directory loads the vessels table and
+// follows ais.static from the static sink's committed offsets; before, it replayed the whole compacted
+// topic at every start. This measures both ways of filling a directory of VESSELS vessels, through the
+// static sink as in service (README vessel decision 8).
 // Run: npm run bench vessel-directory   (PSS_BENCH_VESSELS, default 100,000)
 import { loadConfig } from '../app/config.ts';
 import { createCodec } from '../platform/codec/index.ts';
@@ -10,8 +11,7 @@ import { createLogger } from '../platform/log.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { VesselDirectory, followVesselDirectory } from '../processors/maritime/vessel-directory.ts';
-import { staticRows } from '../processors/vessels/static-rows.ts';
-import { upsertStatic } from '../processors/vessels/vessel-store.ts';
+import { startStaticSink, staticSinkGroup } from '../processors/vessels/static-sink.ts';
 import type { VesselStatic } from '../schemas/ais.ts';
 import { freshBenchDatabase } from './support/bench-database.ts';
 
@@ -40,20 +40,25 @@ async function main(): Promise<void> {
   for (let i = 0; i < reports.length; i += 5_000) {
     await producer.send(reports.slice(i, i + 5_000).map((r) => ({ topic: topics.aisStatic, key: String(r.mmsi), value: codec.encode('aisStatic', r) })));
   }
-  for (let i = 0; i < reports.length; i += 5_000) await upsertStatic(pool, staticRows(reports.slice(i, i + 5_000)));
+  // The static sink fills the table and commits, as in service.
+  const sink = await startStaticSink(ctx);
+  const total = (offsets: Map<number, bigint>) => [...offsets.values()].reduce((a, b) => a + b, 0n);
+  const end = total(await admin.endOffsets(topics.aisStatic));
+  while (total(await admin.committedOffsets(staticSinkGroup(prefix), topics.aisStatic)) < end) await new Promise((r) => setTimeout(r, 200));
+  await sink.stop();
 
   for (let round = 1; round <= 2; round++) {
     let t = performance.now();
     const fromTopic = new VesselDirectory();
-    const role = await followVesselDirectory(ctx, fromTopic);
+    const role = await followVesselDirectory(ctx, fromTopic, { fromTable: false });
     const topicMs = performance.now() - t;
     await role.stop();
     t = performance.now();
     const fromTable = new VesselDirectory();
-    const { rows } = await pool.query<{ mmsi: number; name: string | null; category: string | null }>('SELECT mmsi, name, category AS ship_category FROM vessels');
-    for (const row of rows) fromTable.apply({ mmsi: row.mmsi, name: row.name ?? undefined, ship_category: (row as { ship_category?: VesselStatic['ship_category'] }).ship_category ?? undefined });
+    const tableRole = await followVesselDirectory(ctx, fromTable);
     const tableMs = performance.now() - t;
-    console.log(`round ${round}: ${VESSELS.toLocaleString('en')} vessels: from ais.static ${topicMs.toFixed(0)} ms (${fromTopic.size} vessels), from the vessels table ${tableMs.toFixed(0)} ms (${fromTable.size} vessels)`);
+    await tableRole.stop();
+    console.log(`round ${round}: ${VESSELS.toLocaleString('en')} vessels: from ais.static ${topicMs.toFixed(0)} ms (${fromTopic.size} vessels), from the vessels table and the sink's offsets ${tableMs.toFixed(0)} ms (${fromTable.size} vessels)`);
   }
   await producer.close();
   await admin.deleteTopics(Object.values(topics)).catch(() => undefined);

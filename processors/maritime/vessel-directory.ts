@@ -3,6 +3,8 @@ import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { withDeadline } from '../../platform/deadline.ts';
 import { KafkaAdmin, KafkaConsumer } from '../../platform/kafka.ts';
 import type { VesselStatic } from '../../schemas/ais.ts';
+import { staticSinkGroup } from '../vessels/static-sink.ts';
+import { readVesselDirectory } from '../vessels/vessel-store.ts';
 
 export interface VesselInfo {
   name: string | null;
@@ -10,10 +12,10 @@ export interface VesselInfo {
 }
 
 /**
- * Name and category of every vessel, from the compacted ais.static topic. Each processor instance reads
- * the whole topic at every start (a private consumer group that commits nothing), because a vessel's
- * static data and its positions need not land on the same instance; type 24 part A (name) and part B
- * (type) are merged. It also knows how far it has read each partition, so the zone processor can wait
+ * Name and category of every vessel, from the compacted ais.static topic. Every processor instance holds
+ * all of it (a private consumer group that commits nothing), because a vessel's static data and its
+ * positions need not land on the same instance; type 24 part A (name) and part B (type) are merged. At
+ * start it loads what the vessels table holds and follows the topic from there (see `directoryStart`). It also knows how far it has read each partition, so the zone processor can wait
  * for the static reports that were on the topic before a position (see `followVesselDirectory`).
  */
 export class VesselDirectory {
@@ -94,6 +96,34 @@ export interface VesselDirectoryRole extends RunningRole {
   current(boundMs: number): Promise<boolean>;
 }
 
+export type DirectoryStart = { from: Map<number, bigint> } | { replay: string };
+
+/**
+ * Where the directory follows ais.static from once it has loaded the vessels table, given the static
+ * sink's committed offsets (read BEFORE the table: the sink commits after its upsert, so the table holds
+ * every record below them) and the topic's first and next offsets; or why the whole topic must be
+ * replayed instead. A partition the sink has not committed (it never read it: empty, or the sink is new)
+ * is followed from its start.
+ */
+export function directoryStart(committed: ReadonlyMap<number, bigint>, earliest: ReadonlyMap<number, bigint>, latest: ReadonlyMap<number, bigint>): DirectoryStart {
+  if (latest.size === 0) return { replay: 'ais.static has no partitions' };
+  const from = new Map<number, bigint>();
+  for (const [partition, end] of latest) {
+    const start = earliest.get(partition) ?? 0n;
+    const offset = committed.get(partition) ?? start;
+    // Beyond the end: the topic was recreated, and the table describes records that are no longer there.
+    if (offset > end) return { replay: `the static sink's offset ${offset} is past the end ${end} of partition ${partition}` };
+    // Before the start: records deleted while the sink was behind are gone for every reader alike.
+    from.set(partition, offset < start ? start : offset);
+  }
+  return { from };
+}
+
+export interface FollowOptions {
+  /** False: replay the whole topic even when the table could be used (the benchmark compares both). */
+  fromTable?: boolean;
+}
+
 /** How long start-up waits for the directory to read ais.static before evaluating zones without it. */
 const CATCH_UP_TIMEOUT_MS = 30_000;
 
@@ -102,8 +132,10 @@ const CATCH_UP_TIMEOUT_MS = 30_000;
  * start (or after CATCH_UP_TIMEOUT_MS, with a warning), so zone evaluation knows vessel categories from
  * its first report.
  */
-export async function followVesselDirectory(ctx: ServiceContext, directory: VesselDirectory): Promise<VesselDirectoryRole> {
+export async function followVesselDirectory(ctx: ServiceContext, directory: VesselDirectory, options: FollowOptions = {}): Promise<VesselDirectoryRole> {
   const topic = ctx.topics.aisStatic;
+  const started = performance.now();
+  const from = options.fromTable === false ? undefined : await loadFromTable(ctx, directory);
   let admin: KafkaAdmin | undefined;
   const dropAdmin = () => {
     void admin?.close().catch(() => undefined);
@@ -130,6 +162,7 @@ export async function followVesselDirectory(ctx: ServiceContext, directory: Vess
     startAt: 'earliest',
     maxBatch: 2_000,
     commitOffsets: false,
+    ...(from ? { startOffsets: from } : {}),
   });
   await consumer.run(async (records) => {
     const { values, failures } = await ctx.codec.decode('aisStatic', records);
@@ -150,6 +183,7 @@ export async function followVesselDirectory(ctx: ServiceContext, directory: Vess
   if (!(await current(CATCH_UP_TIMEOUT_MS))) {
     ctx.log.warn('vessel directory still reading ais.static; zones are evaluated without it meanwhile');
   }
+  ctx.log.info({ vessels: directory.size, ms: Math.round(performance.now() - started), from_table: from !== undefined }, 'vessel directory loaded');
   // No vessel state is held yet: what the catch-up learned reaches each vessel with its next report.
   directory.takeLearned();
   return {
@@ -160,4 +194,32 @@ export async function followVesselDirectory(ctx: ServiceContext, directory: Vess
       dropAdmin();
     },
   };
+}
+
+/**
+ * Loads the vessels table into the directory and returns the offsets to follow ais.static from; undefined
+ * (after a log line saying why) when the topic must be replayed whole: the topic was recreated, or the table or the broker could not be read. Measured on 100,000 vessels:
+ * 0.65–0.85 s from the table against 5.2–7.5 s replaying the topic (bench vessel-directory).
+ */
+async function loadFromTable(ctx: ServiceContext, directory: VesselDirectory): Promise<Map<number, bigint> | undefined> {
+  const topic = ctx.topics.aisStatic;
+  const admin = new KafkaAdmin(ctx.kafka);
+  try {
+    const committed = await admin.committedOffsets(staticSinkGroup(ctx.config.topicPrefix), topic);
+    const start = directoryStart(committed, await admin.startOffsets(topic), await admin.endOffsets(topic));
+    if ('replay' in start) {
+      ctx.log.info({ reason: start.replay }, 'vessel directory replays ais.static');
+      return undefined;
+    }
+    for (const row of await readVesselDirectory(ctx.pool)) {
+      directory.apply({ mmsi: row.mmsi, name: row.name ?? undefined, ship_category: (row.category ?? undefined) as VesselStatic['ship_category'] });
+    }
+    for (const [partition, offset] of start.from) directory.readUpTo(partition, offset);
+    return start.from;
+  } catch (err) {
+    ctx.log.warn({ err }, 'vessel directory could not start from the vessels table; replaying ais.static');
+    return undefined;
+  } finally {
+    await admin.close().catch(() => undefined);
+  }
 }

@@ -13,9 +13,17 @@ const unreadable = counter('pss_vessel_static_unreadable_total', 'Records on ais
 
 const isStatic = compileSchema<VesselStatic>(vesselStaticSchema);
 
+/**
+ * The sink's consumer group. Its committed offsets say how much of ais.static the vessels table holds
+ * (commits follow the upsert), which lets the vessel directory start from the table.
+ */
+export function staticSinkGroup(topicPrefix: string): string {
+  return `${topicPrefix}vessel-static`;
+}
+
 export async function startStaticSink(ctx: ServiceContext): Promise<RunningRole> {
   const consumer = new KafkaConsumer(ctx.kafka, {
-    groupId: `${ctx.config.topicPrefix}vessel-static`,
+    groupId: staticSinkGroup(ctx.config.topicPrefix),
     topics: [ctx.topics.aisStatic],
     startAt: 'earliest',
     maxBatch: 2_000,

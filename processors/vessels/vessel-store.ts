@@ -80,6 +80,14 @@ export async function upsertStatic(db: Queryable, rows: readonly StaticRow[]): P
   ]);
 }
 
+/** Name and category of every vessel with static data: what the zone processors' vessel directory holds. */
+export async function readVesselDirectory(db: Queryable): Promise<{ mmsi: number; name: string | null; category: string | null }[]> {
+  const { rows } = await db.query<{ mmsi: number; name: string | null; category: string | null }>(
+    'SELECT mmsi, name, category FROM vessels WHERE static_reported_at IS NOT NULL AND (name IS NOT NULL OR category IS NOT NULL)',
+  );
+  return rows;
+}
+
 /** Creates the day partitions of `days` (YYYY-MM-DD) that do not exist yet; returns the days created. */
 export async function createPartitions(db: Queryable, days: readonly string[]): Promise<string[]> {
   const created: string[] = [];

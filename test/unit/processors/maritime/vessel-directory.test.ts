@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
+import { directoryStart, VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
 
 describe('VesselDirectory', () => {
   it('merges type 24 parts and lists the vessels whose name or category changed, once', () => {
@@ -26,5 +26,28 @@ describe('VesselDirectory', () => {
     await expect(waiting).resolves.toBe(true);
     expect(directory.hasRead(ends)).toBe(true);
     await expect(directory.untilRead(new Map([[0, 6n]]), 20)).resolves.toBe(false);
+  });
+});
+
+describe('directoryStart', () => {
+  const offsets = (...entries: [number, bigint][]) => new Map(entries);
+
+  it('follows each partition from the static sink committed offset', () => {
+    expect(directoryStart(offsets([0, 5n], [1, 0n]), offsets([0, 0n], [1, 0n]), offsets([0, 9n], [1, 0n]))).toEqual({ from: offsets([0, 5n], [1, 0n]) });
+    // Committed at the end: nothing to follow yet, but the table is complete.
+    expect(directoryStart(offsets([0, 9n]), offsets([0, 0n]), offsets([0, 9n]))).toEqual({ from: offsets([0, 9n]) });
+  });
+
+  it('starts at the log start when the committed offset fell out of the log', () => {
+    expect(directoryStart(offsets([0, 3n]), offsets([0, 7n]), offsets([0, 9n]))).toEqual({ from: offsets([0, 7n]) });
+  });
+
+  it('follows a partition the static sink never committed from its start', () => {
+    expect(directoryStart(offsets([0, 5n]), offsets([0, 0n], [1, 2n]), offsets([0, 9n], [1, 4n]))).toEqual({ from: offsets([0, 5n], [1, 2n]) });
+  });
+
+  it('replays the topic when it was recreated or has no partitions', () => {
+    expect(directoryStart(offsets([0, 12n]), offsets([0, 0n]), offsets([0, 9n]))).toEqual({ replay: "the static sink's offset 12 is past the end 9 of partition 0" });
+    expect(directoryStart(offsets(), offsets(), offsets())).toEqual({ replay: 'ais.static has no partitions' });
   });
 });
