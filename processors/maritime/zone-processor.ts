@@ -18,6 +18,7 @@ import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } fr
 import { newFeedState } from './rules/feed-silence.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { applyOccupancy } from './store/occupancy-store.ts';
+import { ScheduleWatch } from './rules/occupancy-rule.ts';
 import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
 import { followVesselDirectory, VesselDirectory } from './vessel-directory.ts';
 import { ruleEvent } from './zone-events.ts';
@@ -75,6 +76,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   const directoryRole = await followVesselDirectory(ctx, directory);
 
   let owned = new OwnedVessels();
+  const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
   // The site-wide dwell_time stored through the rules API, over the built-in defaults; rebuilt only when
   // the snapshot changes, because dwell policies are cached per config object.
@@ -161,6 +163,10 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       occupancy = occupancy.concat(expired.occupancy);
     }
 
+    // Schedule windows that opened or closed by this instance's newest event time are judged now too.
+    const eventTime = Math.max(0, ...v.feed.watermarks.values());
+    const windows = eventTime > 0 ? scheduleWatch.due(snapshot.rules, snapshot.zoneRules, eventTime) : { zones: [], confirm: () => undefined };
+
     const due: VesselState[] = [];
     const written = new Map<number, Checkpoint>();
     for (const state of changed) {
@@ -174,17 +180,18 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       written.set(state.mmsi, checkpointOf(state, zones));
     }
     const fresh =
-      due.length === 0 && events.length === 0 && occupancy.length === 0
+      due.length === 0 && events.length === 0 && occupancy.length === 0 && windows.zones.length === 0
         ? []
         : await inTransaction(ctx.pool, async (client) => {
             await saveVesselStates(client, due);
-            const crowded = await applyOccupancy(client, occupancy, snapshot.rules, snapshot.zoneRules);
+            const crowded = await applyOccupancy(client, occupancy, snapshot.rules, snapshot.zoneRules, { zones: windows.zones, at: eventTime });
             return storeEvents(client, events.concat(crowded.map((intent) => ruleEvent(intent, 'occupancy'))));
           });
     for (const [mmsi, checkpoint] of written) {
       v.checkpoints.set(mmsi, checkpoint);
       v.unwritten.delete(mmsi);
     }
+    windows.confirm();
     if (fresh.length > 0) ctx.relay.wake();
 
     positionsEvaluated.inc(items.length);

@@ -24,6 +24,39 @@ export function windowInForce(schedule: TimeSchedule, zone: RuleZone, at_ms: num
 }
 
 /**
+ * Watches schedule windows open and close in event time, so occupancy is judged then too and not only at
+ * the next entry or exit (a window opening on a zone already over its limit alerts when it opens). It
+ * remembers, per zone and schedule, whether the window was in force at the last event time it confirmed;
+ * a fresh watch (a start, a restart) names every zone with time rules once, which re-judges them all.
+ */
+export class ScheduleWatch {
+  readonly #inForce = new Map<string, boolean>();
+
+  /**
+   * The zones (with time rules) whose windows opened or closed by `at_ms`, and `confirm`, to be called
+   * once their occupancy has been judged and committed: a batch that fails names them again on its retry.
+   */
+  due(zones: ReadonlyMap<string, RuleZone>, ruleSets: ReadonlyMap<string, { time_rules?: { schedules: readonly TimeSchedule[] } }>, at_ms: number): { zones: string[]; confirm: () => void } {
+    const seen: [string, boolean][] = [];
+    const flipped: string[] = [];
+    for (const [zone_id, set] of ruleSets) {
+      const zone = zones.get(zone_id);
+      if (zone === undefined || set.time_rules === undefined) continue;
+      let changed = false;
+      for (const schedule of set.time_rules.schedules) {
+        const key = `${zone_id}\u0000${schedule.name}`;
+        const now = windowInForce(schedule, zone, at_ms);
+        if (this.#inForce.get(key) === now) continue;
+        seen.push([key, now]);
+        changed = true;
+      }
+      if (changed) flipped.push(zone_id);
+    }
+    return { zones: flipped, confirm: () => seen.forEach(([key, now]) => this.#inForce.set(key, now)) };
+  }
+}
+
+/**
  * Spec item 6: alert when occupancy exceeds `max_vessels` in a window, and again only after it has
  * cleared (fallen to the limit, or the window ended) and is exceeded anew.
  */

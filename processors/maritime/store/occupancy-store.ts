@@ -13,17 +13,20 @@ import type { RuleIntent } from '../rules/rule-intent.ts';
  * once. The decision is pure (rules/occupancy-rule.ts). A crash rolls all of it back with the batch,
  * which then replays. Five statements per batch, however many zones it touches.
  *
- * Occupancy is judged when it changes (an entry or exit); a window that opens on a zone already over its
- * limit alerts at the next entry or exit.
+ * Occupancy is judged when it changes (an entry or exit) and in the zones of `windows`, whose schedule
+ * windows opened or closed by event time `windows.at` (rules/occupancy-rule.ts ScheduleWatch).
  */
 export async function applyOccupancy(
   client: PoolClient,
   changes: readonly OccupancyChange[],
   zones: ReadonlyMap<string, RuleZone>,
   ruleSets: ReadonlyMap<string, ZoneRuleSet>,
+  windows: { zones: readonly string[]; at: number } = { zones: [], at: 0 },
 ): Promise<RuleIntent[]> {
-  const relevant = changes.filter((c) => zones.has(c.zone_id) && ruleSets.get(c.zone_id)?.time_rules !== undefined);
-  if (relevant.length === 0) return [];
+  const hasTimeRules = (zone_id: string) => zones.has(zone_id) && ruleSets.get(zone_id)?.time_rules !== undefined;
+  const relevant = changes.filter((c) => hasTimeRules(c.zone_id));
+  const opened = windows.zones.filter(hasTimeRules);
+  if (relevant.length === 0 && opened.length === 0) return [];
   const entering = relevant.filter((c) => c.inside);
   const leaving = relevant.filter((c) => !c.inside);
   if (entering.length > 0) {
@@ -40,7 +43,8 @@ export async function applyOccupancy(
       [leaving.map((c) => c.zone_id), leaving.map((c) => c.mmsi)],
     );
   }
-  const touched = [...new Set(relevant.map((c) => c.zone_id))].sort();
+  const touched = [...new Set([...relevant.map((c) => c.zone_id), ...opened])].sort();
+  const windowAt = new Set(opened);
   const pairs = touched.flatMap((zone_id) => (ruleSets.get(zone_id)?.time_rules?.schedules ?? []).map((s) => [zone_id, s.name] as const));
   await client.query(
     'INSERT INTO maritime_occupancy_alerts (zone_id, schedule_name) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING',
@@ -60,7 +64,9 @@ export async function applyOccupancy(
   const updates: { zone_id: string; name: string; at: number | null }[] = [];
   for (const zone_id of touched) {
     const zone = zones.get(zone_id) as RuleZone;
-    const at = relevant.reduce((max, c) => (c.zone_id === zone_id && c.at > max ? c.at : max), 0);
+    // At the crossing that changed the count; at the window's edge only where nothing crossed.
+    const crossed = relevant.reduce((max, c) => (c.zone_id === zone_id && c.at > max ? c.at : max), 0);
+    const at = crossed === 0 && windowAt.has(zone_id) ? windows.at : crossed;
     const count = countOf.get(zone_id) ?? 0;
     for (const schedule of ruleSets.get(zone_id)?.time_rules?.schedules ?? []) {
       const exceeded = alerts.find((a) => a.zone_id === zone_id && a.schedule_name === schedule.name)?.exceeded ?? false;

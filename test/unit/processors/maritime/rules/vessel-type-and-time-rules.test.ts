@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { occupancyDecision, windowInForce } from '../../../../../processors/maritime/rules/occupancy-rule.ts';
+import { occupancyDecision, ScheduleWatch, windowInForce } from '../../../../../processors/maritime/rules/occupancy-rule.ts';
 import { typeVerdict } from '../../../../../processors/maritime/rules/vessel-type-rule.ts';
 import type { ZoneRuleSet } from '../../../../../schemas/maritime-rules.ts';
 import { runVessel, types } from './rule-harness.ts';
@@ -55,5 +55,27 @@ describe('time rules', () => {
     expect(windowInForce(schedule, copenhagen, mondayLate)).toBe(true);
     expect(windowInForce({ ...schedule, hours: undefined }, utc, Date.parse('2024-06-03T00:00:00Z'))).toBe(true);
     expect(windowInForce({ ...schedule, hours: undefined }, utc, Date.parse('2024-06-04T00:00:00Z'))).toBe(false);
+  });
+
+  it('names the zones whose windows opened or closed, once each, and again when a batch was not confirmed', () => {
+    const zone = makeZone();
+    const zones = new Map([[zone.id, zone]]);
+    const ruleSets = new Map([[zone.id, { time_rules: { schedules: [schedule] } }], ['zone_other', {}]]);
+    const watch = new ScheduleWatch();
+    const mondayEvening = Date.parse('2024-06-03T21:59:00Z');
+    const mondayNight = Date.parse('2024-06-03T22:00:00Z');
+    // A fresh watch names every zone with time rules once (a start or restart re-judges them).
+    const first = watch.due(zones, ruleSets, mondayEvening);
+    expect(first.zones).toEqual([zone.id]);
+    first.confirm();
+    expect(watch.due(zones, ruleSets, mondayEvening).zones).toEqual([]);
+    // 22:00 opens the window; a batch that fails before confirming names it again.
+    expect(watch.due(zones, ruleSets, mondayNight).zones).toEqual([zone.id]);
+    const retried = watch.due(zones, ruleSets, mondayNight);
+    expect(retried.zones).toEqual([zone.id]);
+    retried.confirm();
+    expect(watch.due(zones, ruleSets, mondayNight + 60_000).zones).toEqual([]);
+    // Tuesday 06:00 closes it.
+    expect(watch.due(zones, ruleSets, Date.parse('2024-06-04T06:00:00Z')).zones).toEqual([zone.id]);
   });
 });
