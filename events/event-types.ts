@@ -54,6 +54,13 @@ export const EVENT_TYPES = {
   loitering: { category: 'maritime', severity: 'varies' },
   /** Beyond the spec: crossed between two reports, neither inside (crossing rule's alert level). */
   zone_crossing: { category: 'maritime', severity: 'varies' },
+  /**
+   * Beyond the spec: two slow vessels close together for long inside a zone (encounter rule's alert
+   * level, `info` as low); once per episode, at the report that completes the duration.
+   */
+  encounter: { category: 'maritime', severity: 'varies' },
+  /** The record that a reported encounter ended (duration, closest distance); not an alert. */
+  encounter_end: { category: 'maritime', severity: 'low' },
   /** The time-rule schedule's alert level (`info` as low). */
   occupancy_exceeded: { category: 'maritime', severity: 'varies' },
 

@@ -114,6 +114,22 @@ const crossingRule = {
   },
 } as const;
 
+/**
+ * Beyond the spec: two vessels inside the zone within `max_distance_meters` of each other, both under
+ * `max_speed_knots`, for at least `min_minutes` (Global Fishing Watch's encounter definition by default:
+ * 500 m, 2 kn, 2 h), the pattern of a ship-to-ship transfer at anchorage.
+ */
+const encounterRule = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    max_distance_meters: { type: 'number', exclusiveMinimum: 0, maximum: 5_000, default: 500 },
+    max_speed_knots: { type: 'number', exclusiveMinimum: 0, maximum: 50, default: 2 },
+    min_minutes: { type: 'integer', minimum: 1, maximum: 10_080, default: 120 },
+    alert_level: { ...alertLevel, default: 'medium' },
+  },
+} as const;
+
 /** One zone's rules: at most one entry of each kind. */
 export const zoneRuleSetSchema = {
   $id: 'https://pss.local/schemas/zone-rules.json',
@@ -126,6 +142,7 @@ export const zoneRuleSetSchema = {
     time_rules: timeRule,
     loitering_rules: loiteringRule,
     crossing_rules: crossingRule,
+    encounter_rules: encounterRule,
   },
 } as const;
 
@@ -175,10 +192,11 @@ export const maritimeRulesSchema = {
     time_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...timeRule, required: ['zone', 'schedules'], properties: { zone: zoneName, ...timeRule.properties } } },
     loitering_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...loiteringRule, required: ['zone'], properties: { zone: zoneName, ...loiteringRule.properties } } },
     crossing_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...crossingRule, required: ['zone'], properties: { zone: zoneName, ...crossingRule.properties } } },
+    encounter_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...encounterRule, required: ['zone'], properties: { zone: zoneName, ...encounterRule.properties } } },
   },
 } as const;
 
-export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules', 'crossing_rules'] as const;
+export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules', 'crossing_rules', 'encounter_rules'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export type ZoneRuleSet = FromSchema<typeof zoneRuleSetSchema>;
@@ -190,6 +208,7 @@ export type VesselTypeRule = NonNullable<ZoneRuleSet['vessel_type_rules']>;
 export type TimeRule = NonNullable<ZoneRuleSet['time_rules']>;
 export type LoiteringRule = NonNullable<ZoneRuleSet['loitering_rules']>;
 export type CrossingRule = NonNullable<ZoneRuleSet['crossing_rules']>;
+export type EncounterRule = NonNullable<ZoneRuleSet['encounter_rules']>;
 export interface RuleOfKind {
   speed_rules: SpeedRule;
   ais_rules: AisRule;
@@ -197,4 +216,5 @@ export interface RuleOfKind {
   time_rules: TimeRule;
   loitering_rules: LoiteringRule;
   crossing_rules: CrossingRule;
+  encounter_rules: EncounterRule;
 }

@@ -2,6 +2,7 @@ import type { SecurityEvent } from '../../schemas/event.ts';
 import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts';
 import { detectSilence, gapOnReport, gapWatch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
+import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
 import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
@@ -24,6 +25,7 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
  *   6. intents -> events with deterministic ids                   (zone-events.ts)
  *   6b. this report's findings -> the vessel's risk score          (rules/risk-score.ts)
  *   7. stays starting or ending in zones with time rules          (-> store/occupancy-store.ts)
+ *   8. slow fixes in zones with encounter rules                   (-> store/encounter-store.ts)
  * Every vessel keeps a state (its previous fix at least) for the rules; only durable ones are stored.
  * No I/O: the adapter loads states before and stores states and events after.
  */
@@ -38,6 +40,8 @@ export interface BatchOutcome {
   watermarks: Map<number, number>;
   /** For the time rules' occupancy, counted in Postgres across instances. */
   occupancy: OccupancyChange[];
+  /** For the encounter rules, paired in Postgres across instances. */
+  encounters: EncounterFix[];
 }
 
 export interface PartitionedPosition {
@@ -68,11 +72,13 @@ export function evaluatePositions(
   const events: SecurityEvent[] = [];
   const changed = new Map<number, VesselState>();
   const occupancy: OccupancyChange[] = [];
+  const encounters: EncounterFix[] = [];
   let late = 0;
   let future = 0;
   const watermarks = new Map<number, number>();
   const ruled = snapshot.zoneRules.size > 0;
   const crossingsWatched = ruled && [...snapshot.zoneRules.values()].some((set) => set.crossing_rules !== undefined);
+  const encountersWatched = ruled && [...snapshot.zoneRules.values()].some((set) => set.encounter_rules !== undefined);
   const insideAt = (lat: number, lon: number): readonly string[] => snapshot.index.locate(lat, lon).inside;
   for (const mmsi of learned) {
     const state = states.get(mmsi);
@@ -126,6 +132,9 @@ export function evaluatePositions(
       for (const intent of found) events.push(ruleEvent(intent, p.station ?? p.source));
       occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy);
     }
+    if (encountersWatched || state.rules?.encounter !== undefined) {
+      for (const fix of encounterFixes(state, report, snapshot.rules, snapshot.zoneRules)) encounters.push(fix);
+    }
     if (events.length > firstEvent || state.rules?.risk !== undefined) {
       const risk = updateRisk(state, events.slice(firstEvent).filter((e) => e.metadata.mmsi === p.mmsi), reportedAt);
       if (risk !== undefined) events.push(ruleEvent(risk, p.station ?? p.source));
@@ -133,7 +142,7 @@ export function evaluatePositions(
     // A vessel with nothing durable before or after has nothing to write (its fix stays in memory).
     if (durableBefore || isDurable(state)) changed.set(p.mmsi, state);
   }
-  return { events, changed: [...changed.values()], late, future, watermarks, occupancy };
+  return { events, changed: [...changed.values()], late, future, watermarks, occupancy, encounters };
 
   function learn(state: VesselState, facts: VesselFacts): void {
     const outcome = learnVessel(state, facts, snapshot.rules, config);

@@ -17,6 +17,7 @@ import { evaluatePositions, expireSilent, type PartitionedPosition } from './eva
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
 import { newFeedState } from './rules/feed-silence.ts';
 import type { VesselState } from './rules/vessel-state.ts';
+import { applyEncounters } from './store/encounter-store.ts';
 import { applyOccupancy } from './store/occupancy-store.ts';
 import { ScheduleWatch } from './rules/occupancy-rule.ts';
 import { loadVesselStates, saveVesselStates } from './store/vessel-state-store.ts';
@@ -154,6 +155,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     const config = configOf(snapshot);
     const outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
     let { events, changed, occupancy } = outcome;
+    const { encounters } = outcome;
     const housekeeping = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
     if (housekeeping) {
       lastHousekeeping = Date.now();
@@ -180,12 +182,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       written.set(state.mmsi, checkpointOf(state, zones));
     }
     const fresh =
-      due.length === 0 && events.length === 0 && occupancy.length === 0 && windows.zones.length === 0
+      due.length === 0 && events.length === 0 && occupancy.length === 0 && windows.zones.length === 0 && encounters.length === 0
         ? []
         : await inTransaction(ctx.pool, async (client) => {
             await saveVesselStates(client, due);
             const crowded = await applyOccupancy(client, occupancy, snapshot.rules, snapshot.zoneRules, { zones: windows.zones, at: eventTime });
-            return storeEvents(client, events.concat(crowded.map((intent) => ruleEvent(intent, 'occupancy'))));
+            const met = await applyEncounters(client, encounters, snapshot.rules, snapshot.zoneRules);
+            return storeEvents(client, events.concat(crowded.map((intent) => ruleEvent(intent, 'occupancy')), met.map((intent) => ruleEvent(intent, 'encounter'))));
           });
     for (const [mmsi, checkpoint] of written) {
       v.checkpoints.set(mmsi, checkpoint);

@@ -7,7 +7,7 @@ import type { VesselState } from './vessel-state.ts';
 
 export type RuleEventType = Extract<
   EventType,
-  'speed_anomaly' | 'speed_anomaly_end' | 'ais_gap' | 'ais_gap_end' | 'position_jump' | 'identity_conflict' | 'heading_mismatch' | 'vessel_type_violation' | 'occupancy_exceeded' | 'system_health_change' | 'risk_score_change' | 'loitering' | 'zone_crossing'
+  'speed_anomaly' | 'speed_anomaly_end' | 'ais_gap' | 'ais_gap_end' | 'position_jump' | 'identity_conflict' | 'heading_mismatch' | 'vessel_type_violation' | 'occupancy_exceeded' | 'system_health_change' | 'risk_score_change' | 'loitering' | 'zone_crossing' | 'encounter' | 'encounter_end'
 >;
 
 /** What a behaviour rule found, before the adapter adds the id (hash of `key`), module and device. */

@@ -94,6 +94,8 @@ export interface RuleSlices {
   type?: Record<string, number>;
   /** loitering-rule.ts: by zone id, since when the vessel has been slow there, and whether it was reported. */
   loiter?: Record<string, { since: number; fired: boolean; fast_reports: number }>;
+  /** encounter-rule.ts: zone ids where the vessel's latest slow fix is in the shared encounter table. */
+  encounter?: string[];
   /** risk-score.ts: the score at `at` (event time) and the score last announced (decayed with it). */
   risk?: { score: number; at: number; announced: number };
 }
