@@ -5,6 +5,7 @@ import {
   Consumer,
   Producer,
   compatibilityPartitioner,
+  murmur2,
   stringDeserializer,
   stringSerializer,
   type Message,
@@ -676,6 +677,11 @@ function toInRecord(m: Msg): InRecord {
   };
 }
 
+/** The partition our producer places `key` on (the Java client's murmur2 placement, as compatibilityPartitioner). */
+export function partitionOfKey(key: string, partitions: number): number {
+  return (murmur2(Buffer.from(key)) & 0x7fffffff) % partitions;
+}
+
 export class KafkaAdmin {
   readonly #admin: Admin;
 
@@ -756,6 +762,11 @@ export class KafkaAdmin {
     const groups = await this.#admin.listConsumerGroupOffsets({ groups: [groupId] });
     const partitions = groups.find((g) => g.groupId === groupId)?.topics.find((t) => t.name === topic)?.partitions ?? [];
     return new Map(partitions.filter((p) => p.committedOffset >= 0n).map((p) => [p.partitionIndex, p.committedOffset]));
+  }
+
+  /** Forgets a consumer group and its committed offsets (its members must have left): it starts over at `startAt`. */
+  async deleteGroup(groupId: string): Promise<void> {
+    await this.#admin.deleteGroups({ groups: [groupId] });
   }
 
   async deleteTopics(names: string[]): Promise<void> {

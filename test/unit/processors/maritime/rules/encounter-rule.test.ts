@@ -15,9 +15,10 @@ import { newVesselState, newZonePresence, type VesselState } from '../../../../.
 import type { ZoneRuleSet } from '../../../../../schemas/maritime-rules.ts';
 import { makeZone, MINUTE, T0, zoneMap } from './zone-fixtures.ts';
 
-const GFW = encounterParams({});
+const GFW_RULE = { max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' as const };
+const GFW = encounterParams(GFW_RULE);
 const anchorage = makeZone({ id: 'z1', name: 'Outer anchorage', type: 'anchorage', alert_level: 'low' });
-const ruled = new Map<string, ZoneRuleSet>([['z1', { encounter_rules: {} }]]);
+const ruled = new Map<string, ZoneRuleSet>([['z1', { encounter_rules: GFW_RULE }]]);
 
 /** Steps a pair through observations (minutes after T0, metres apart or null), collecting outcomes. */
 function run(observations: [number, number | null][], params = GFW, start?: PairEpisode): { outcomes: string[]; episode: PairEpisode | undefined } {
@@ -33,7 +34,7 @@ function run(observations: [number, number | null][], params = GFW, start?: Pair
 
 describe('encounter pair episodes (GFW: 500 m, 2 kn, 2 h)', () => {
   it('defaults to Global Fishing Watch\'s parameters', () => {
-    expect(GFW).toEqual({ max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' });
+    expect(encounterParams({} as typeof GFW_RULE)).toEqual(GFW_RULE);
   });
 
   it('reports once at the observation completing 2 h, then the end at the first observation apart', () => {
