@@ -28,13 +28,17 @@ const START = Date.parse('2026-11-20T00:00:00Z');
 
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
 
+/** PSS_BENCH_ENCOUNTERS=0 leaves encounter rules out and every vessel at 5 to 14 kn (main's workload, for A/B). */
+const ENCOUNTERS = process.env.PSS_BENCH_ENCOUNTERS !== '0';
+
 /**
  * A realistic rule set (issue 12): every zone watches AIS integrity (loss after 10 min, jumps beyond
  * 2 nm, heading/COG mismatch), half have a 12 kn speed limit, a quarter deny tankers, a tenth cap
- * occupancy at 50 vessels on weekdays.
+ * occupancy at 50 vessels on weekdays, another tenth watch encounters (GFW's defaults).
  */
 function realisticRules(names: string[]): MaritimeRules {
   return {
+    ...(ENCOUNTERS ? { encounter_rules: names.filter((_, i) => i % 10 === 5).map((zone) => ({ zone, max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' as const })) } : {}),
     ais_rules: names.map((zone) => ({ zone, alert_on: [{ ais_loss_seconds: 600 }, { position_jump_nm: 2 }, { heading_speed_mismatch: true }], alert_level: 'high' as const })),
     speed_rules: names.filter((_, i) => i % 2 === 0).map((zone) => ({ zone, max_speed_knots: 12, alert_on_violation: true, alert_level: 'medium' as const })),
     vessel_type_rules: names.filter((_, i) => i % 4 === 0).map((zone) => ({ zone, denied_types: ['tanker'], alert_on_denied_entry: true, alert_level: 'high' as const })),
@@ -68,8 +72,9 @@ async function main(): Promise<void> {
     kind: 'position', msg_type: 1, mmsi: 200_000_000 + v, source: 'bench',
     reported_at: new Date(START + r * 10_000 + v).toISOString(), received_at: new Date(START + r * 10_000 + v).toISOString(), raw: ['bench'],
     lat: tracks[2 * (v * reportsPerVessel + r)] as number, lon: tracks[2 * (v * reportsPerVessel + r) + 1] as number,
-    // 5 to 14 kn: a fifth of the vessels exceed the 12 kn limit of the zones that have speed rules.
-    sog: 5 + (v % 10), cog: 90, heading: 90,
+    // 5 to 14 kn: a fifth of the vessels exceed the 12 kn limit of the zones that have speed rules; with
+    // encounters a tenth are at 1 kn instead of 5 (slow: they write the encounter table in its zones).
+    sog: ENCOUNTERS && v % 10 === 0 ? 1 : 5 + (v % 10), cog: 90, heading: 90,
   });
   const preload: VesselPosition[] = [];
   for (let r = 0; r < THROUGHPUT_REPORTS; r++) for (let v = 0; v < VESSELS; v++) preload.push(positionAt(v, r));
@@ -142,7 +147,7 @@ async function main(): Promise<void> {
   const pct = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number) : NaN);
   const report = {
     zones: ZONES,
-    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : 'ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10',
+    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : `ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10${ENCOUNTERS ? ', encounter_rules on 1/10 (1/10 of vessels at 1 kn)' : ''}`,
     zones_stored_ms: Math.round(zonesMs),
     vessels: VESSELS,
     throughput: {
