@@ -11,7 +11,9 @@ export const ENCOUNTER_SOURCE = 'Global Fishing Watch encounter events: two vess
 
 /**
  * A partner's fix older (or newer) than this against the report it is paired with says nothing about
- * where the partner is now: the pair is judged apart. A vessel at anchor reports every 3 minutes
+ * where the partner is then: the instant is not judged (neither close nor apart), so a vessel silent for
+ * a while, or an instance behind the other in event time, neither ends nor extends an episode; it is
+ * judged again once both have fixes this close in time. A vessel at anchor reports every 3 minutes
  * (ITU-R M.1371 class A); this allows several missed reports.
  */
 export const PARTNER_FRESH_MS = 10 * 60_000;
@@ -90,7 +92,7 @@ export interface PairEpisode {
   fired: boolean;
 }
 
-/** The pair at one instant: the distance between the two vessels' fixes, or null when they are not both slow and current. */
+/** The pair at one instant: the distance between the two vessels' fixes, or null when one is not slow (faster, out of the zone, gone). */
 export interface PairObservation {
   at: number;
   distance_m: number | null;
@@ -128,19 +130,25 @@ export function stepPair(episode: PairEpisode | undefined, obs: PairObservation,
 /**
  * The pair's observations, in event time, from both vessels' fixes (each list in time order; a partner
  * owned by another instance has one, its row in the table). Each fix is paired with the other vessel's
- * newest fix not after it, or its first when none is (a partner ahead in event time); not slow, or
- * further than PARTNER_FRESH_MS apart in time, is not close.
+ * newest fix not after it, or its first when none is (a partner ahead in event time). A vessel not slow,
+ * or a partner with no fix at all (it sped up or left: its row is gone), is not close; a partner fix more
+ * than PARTNER_FRESH_MS away in time gives no observation.
  */
 export function pairObservations(a: readonly EncounterFix[], b: readonly EncounterFix[]): PairObservation[] {
   const merged = [...a.map((f) => [f, b] as const), ...b.map((f) => [f, a] as const)].sort((x, y) => x[0].t - y[0].t);
-  return merged.map(([fix, others]) => {
+  const out: PairObservation[] = [];
+  for (const [fix, others] of merged) {
     let other = others[0];
     for (const o of others) if (o.t <= fix.t) other = o;
-    if (other === undefined) return { at: fix.t, distance_m: null, lat: fix.lat, lon: fix.lon };
-    const current = fix.slow && other.slow && Math.abs(fix.t - other.t) <= PARTNER_FRESH_MS;
-    const distance_m = current ? distanceMeters(fix.lat, fix.lon, other.lat, other.lon) : null;
-    return { at: fix.t, distance_m, lat: (fix.lat + other.lat) / 2, lon: (fix.lon + other.lon) / 2 };
-  });
+    if (other === undefined) {
+      out.push({ at: fix.t, distance_m: null, lat: fix.lat, lon: fix.lon });
+      continue;
+    }
+    const midway = { lat: (fix.lat + other.lat) / 2, lon: (fix.lon + other.lon) / 2 };
+    if (!fix.slow || !other.slow) out.push({ at: fix.t, distance_m: null, ...midway });
+    else if (Math.abs(fix.t - other.t) <= PARTNER_FRESH_MS) out.push({ at: fix.t, distance_m: distanceMeters(fix.lat, fix.lon, other.lat, other.lon), ...midway });
+  }
+  return out;
 }
 
 const EARTH_RADIUS_M = 6_371_008.8;

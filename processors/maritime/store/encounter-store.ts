@@ -21,9 +21,9 @@ import type { RuleIntent } from '../rules/rule-intent.ts';
  *   1. the neighbours of the batch's slow fixes: other vessels' rows within the zone's distance
  *      (ST_DWithin on geography, GiST), the partners of the batch's vessels' open pairs, and pairs of
  *      vessels both in this batch (found in memory);
- *   2. those pairs' rows created if missing and locked FOR UPDATE in key order (no deadlock between
- *      instances), then the partners' fixes read after the lock, so they include what another instance
- *      committed meanwhile;
+ *   2. those pairs' rows created if missing and locked, in key order and in one upsert (no deadlock
+ *      between instances), then the partners' fixes read after the lock, so they include what another
+ *      instance committed meanwhile;
  *   3. each pair's episode stepped through its observations in event time (rules/encounter-rule.ts,
  *      pure); the row's `last_at` only moves forward, so a replayed batch, or the second of two
  *      instances judging the same instant, decides nothing again, and event ids come from the pair and
@@ -78,18 +78,15 @@ export async function applyEncounters(client: PoolClient, fixes: readonly Encoun
   if (candidates.size > 0) {
     const keys = [...candidates.values()].sort(comparePairs);
     const keyArgs = [keys.map((k) => k.zone_id), keys.map((k) => k.mmsi_lo), keys.map((k) => k.mmsi_hi)];
-    // A new pair starts as a closed episode that has judged nothing yet.
-    await client.query(
-      `INSERT INTO maritime_encounter_pairs (zone_id, mmsi_lo, mmsi_hi, open, since, last_close_at, last_at, closest_m, fired)
-       SELECT z, lo, hi, false, 'epoch', 'epoch', 'epoch', 0, false FROM unnest($1::text[], $2::int[], $3::int[]) AS k(z, lo, hi)
-       ON CONFLICT DO NOTHING`,
-      keyArgs,
-    );
+    // One statement creates missing pairs (a closed episode that has judged nothing yet) and locks every
+    // pair, existing or new, in key order: two instances lock in the same order, so neither waits on the
+    // other in a cycle. After waiting on another instance it reads that instance's committed episode.
     const { rows: locked } = await client.query<{ zone_id: string; mmsi_lo: number; mmsi_hi: number; open: boolean; since: number; last_close_at: number; last_at: number; closest_m: number; fired: boolean }>(
-      `SELECT p.zone_id, p.mmsi_lo, p.mmsi_hi, p.open, p.closest_m, p.fired,
-              extract(epoch FROM p.since) * 1000 AS since, extract(epoch FROM p.last_close_at) * 1000 AS last_close_at, extract(epoch FROM p.last_at) * 1000 AS last_at
-         FROM maritime_encounter_pairs p JOIN unnest($1::text[], $2::int[], $3::int[]) AS k(z, lo, hi) ON p.zone_id = k.z AND p.mmsi_lo = k.lo AND p.mmsi_hi = k.hi
-        ORDER BY p.zone_id, p.mmsi_lo, p.mmsi_hi FOR UPDATE OF p`,
+      `INSERT INTO maritime_encounter_pairs AS p (zone_id, mmsi_lo, mmsi_hi, open, since, last_close_at, last_at, closest_m, fired)
+       SELECT z, lo, hi, false, 'epoch', 'epoch', 'epoch', 0, false FROM unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS k(z, lo, hi, n) ORDER BY n
+       ON CONFLICT (zone_id, mmsi_lo, mmsi_hi) DO UPDATE SET open = p.open
+       RETURNING p.zone_id, p.mmsi_lo, p.mmsi_hi, p.open, p.closest_m, p.fired,
+                 extract(epoch FROM p.since) * 1000 AS since, extract(epoch FROM p.last_close_at) * 1000 AS last_close_at, extract(epoch FROM p.last_at) * 1000 AS last_at`,
       keyArgs,
     );
     const vessels = [...new Set(keys.flatMap((k) => [`${k.zone_id}\u0000${k.mmsi_lo}`, `${k.zone_id}\u0000${k.mmsi_hi}`]))].map((id) => id.split('\u0000') as [string, string]);

@@ -56,7 +56,7 @@ describe('encounter pair episodes (GFW: 500 m, 2 kn, 2 h)', () => {
     expect(episode?.open).toBe(false);
   });
 
-  it('treats "not close" (a vessel not slow, a partner stale) as the end, like a separation', () => {
+  it('treats "not close" (a vessel not slow or gone) as the end, like a separation', () => {
     expect(run([[0, 100], [121, 100], [130, null]]).outcomes).toEqual(['encounter@121', 'encounter_end@130']);
   });
 
@@ -88,13 +88,13 @@ describe('pairing two vessels\' fixes', () => {
   const fix = (mmsi: number, minute: number, lon: number, slow = true): EncounterFix => ({ zone_id: 'z1', mmsi, t: T0 + minute * MINUTE, lat: 54.7, lon, slow });
   const distances = (obs: PairObservation[]) => obs.map((o) => (o.distance_m === null ? null : Math.round(o.distance_m)));
 
-  it('pairs each fix with the other vessel\'s newest one, and treats a fix more than 10 min apart or not slow as not close', () => {
+  it('pairs each fix with the other vessel\'s newest one, skips an instant whose partner fix is more than 10 min away, and treats not slow as not close', () => {
     const apart = distanceMeters(54.7, 14.3, 54.7, 14.305);
     expect(Math.round(apart)).toBe(321);
     const obs = pairObservations([fix(1, 0, 14.3), fix(1, 20, 14.3), fix(1, 23, 14.3, false)], [fix(2, 1, 14.305), fix(2, 9, 14.305)]);
-    expect(obs.map((o) => (o.at - T0) / MINUTE)).toEqual([0, 1, 9, 20, 23]);
-    // At 20 the partner's newest fix is 11 min old; at 23 the vessel is no longer slow.
-    expect(distances(obs)).toEqual([321, 321, 321, null, null]);
+    // At 20 the partner's newest fix is 11 min old: no observation; at 23 the vessel is no longer slow.
+    expect(obs.map((o) => (o.at - T0) / MINUTE)).toEqual([0, 1, 9, 23]);
+    expect(distances(obs)).toEqual([321, 321, 321, null]);
   });
 
   it('has nothing to pair with a partner that has no fix (it sped up or left)', () => {
