@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, inTransaction, migrate, type Pool } from '../../../../platform/postgres.ts';
+import type { RuleZone } from '../../../../processors/maritime/rules/config.ts';
+import type { EncounterFix } from '../../../../processors/maritime/rules/encounter-rule.ts';
+import type { RuleIntent } from '../../../../processors/maritime/rules/rule-intent.ts';
+import { applyEncounters } from '../../../../processors/maritime/store/encounter-store.ts';
+import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
+import type { ZoneRuleSet } from '../../../../schemas/maritime-rules.ts';
+import { testConfig, testLog, unique } from '../../../support/stack.ts';
+
+// The cross-instance pairing in real PostGIS: two "instances" (two connections, each with its own vessel)
+// deciding on the same pair at the same moment emit exactly one encounter between them.
+const T0 = Date.parse('2026-11-23T04:00:00Z');
+const A = 219_005_001;
+const B = 219_005_002;
+
+describe('encounter pairing across instances (Postgres)', () => {
+  let pool: Pool;
+  let zones: Map<string, RuleZone>;
+  let ruleSets: Map<string, ZoneRuleSet>;
+  let zoneId: string;
+
+  beforeAll(async () => {
+    await migrate(testConfig().databaseUrl, testLog);
+    pool = createPool(testConfig().databaseUrl, 4);
+    const zone = await new ZoneStore(pool).create({ name: unique('encounter-store'), type: 'anchorage', alert_level: 'low', active: true, geometry: { type: 'Circle', center: [16.1, 54.9], radius_meters: 3000 } });
+    zoneId = zone.id;
+    zones = new Map([[zone.id, zone as RuleZone]]);
+    ruleSets = new Map([[zone.id, { encounter_rules: { max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' } }]]);
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  const fix = (mmsi: number, second: number, lon: number): EncounterFix => ({ zone_id: zoneId, mmsi, t: T0 + second * 1000, lat: 54.9, lon, slow: true });
+  const batch = (fixes: EncounterFix[]) => inTransaction(pool, (client) => applyEncounters(client, fixes, zones, ruleSets));
+
+  it('emits one encounter when both instances judge the pair at the instant completing 2 h, and nothing on a replay', async () => {
+    // Each instance writes its own vessel every 5 minutes (each batch commits before the next).
+    const before: RuleIntent[] = [];
+    for (let minute = 0; minute < 120; minute += 5) {
+      before.push(...(await batch([fix(A, minute * 60, 16.1)])));
+      before.push(...(await batch([fix(B, minute * 60 + 30, 16.103)])));
+    }
+    expect(before).toEqual([]);
+    // 120:00 and 120:30 both complete the duration; the two batches run at the same time.
+    const [fromA, fromB] = await Promise.all([batch([fix(A, 7_200, 16.1)]), batch([fix(B, 7_230, 16.103)])]);
+    const found = [...fromA, ...fromB];
+    expect(found.map((i) => [i.type, i.metadata.mmsi, i.metadata.other_mmsi, i.metadata.encounter_since])).toEqual([['encounter', A, B, new Date(T0).toISOString()]]);
+    // The same batches again (a replay after a crash before the offsets' commit): nothing.
+    expect([...(await batch([fix(A, 7_200, 16.1)])), ...(await batch([fix(B, 7_230, 16.103)]))]).toEqual([]);
+    // B leaves its slow spell 2 km away: the episode ends, reported once.
+    const apart = await batch([fix(B, 7_500, 16.13)]);
+    expect(apart.map((i) => [i.type, i.metadata.duration_minutes])).toEqual([['encounter_end', 120]]);
+    const { rows } = await pool.query('SELECT open, fired FROM maritime_encounter_pairs WHERE zone_id = $1', [zoneId]);
+    expect(rows).toEqual([{ open: false, fired: true }]);
+  });
+});
