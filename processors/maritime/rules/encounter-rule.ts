@@ -3,7 +3,9 @@ import type { AlertLevel } from '../../../schemas/zone.ts';
 import type { RuleZone } from './config.ts';
 import { requiresActionAt, severityOfAlertLevel } from './event-severity.ts';
 import { dropIfEmpty, slices, watchedZones, type RuleReport } from './rule-context.ts';
-import { iso, round, type RuleIntent } from './rule-intent.ts';
+import { distanceNm, iso, round, type RuleIntent } from './rule-intent.ts';
+
+const METERS_PER_NM = 1852;
 import type { VesselState } from './vessel-state.ts';
 
 /** Global Fishing Watch's encounter definition (their defaults here); they find encounters in daily batches. */
@@ -151,15 +153,9 @@ export function pairObservations(a: readonly EncounterFix[], b: readonly Encount
   return out;
 }
 
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
-
 /** Haversine on the mean sphere; PostGIS's ST_DWithin (spheroid) finds the candidates, this decides (0.3 % apart at most). */
 export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+  return distanceNm(lat1, lon1, lat2, lon2) * METERS_PER_NM;
 }
 
 export interface PairKey {
