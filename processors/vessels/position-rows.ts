@@ -43,9 +43,19 @@ export function positionRow(p: VesselPosition): PositionRow | undefined {
   };
 }
 
+/** Recently named days by day number: the sink names the day of every row, nearly all of them the same few. */
+const dayNames = new Map<number, string>();
+
 /** The UTC day (YYYY-MM-DD) holding `ms`. */
 export function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  const day = Math.floor(ms / DAY_MS);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (dayNames.size >= 64) dayNames.clear();
+    dayNames.set(day, name);
+  }
+  return name;
 }
 
 /** The first UTC day retention keeps at `nowMs`: today and the `retentionDays - 1` days before it. */

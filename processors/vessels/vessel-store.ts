@@ -1,29 +1,39 @@
 // SQL of the vessel sinks: bulk writes of positions, newest positions and static data, and the day
-// partitions of vessel_positions. Every statement takes whole columns as array parameters (unnest), so a
-// batch of thousands of rows is one round trip and one plan, with no value ever in the SQL text.
+// partitions of vessel_positions. Positions go by binary COPY; the other statements take whole columns as
+// array parameters (unnest), so a batch of thousands of rows is one round trip and one plan, with no value
+// ever in the SQL text.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Pool, PoolClient } from '../../platform/postgres.ts';
+import { from as copyFrom } from 'pg-copy-streams';
+import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
+import { COPY_COLUMNS, positionsCopyBody } from './position-copy.ts';
 import type { PositionRow } from './position-rows.ts';
 import type { StaticRow } from './static-rows.ts';
 
 type Queryable = Pool | PoolClient;
 
-/** Stores rows not stored before (same vessel, event time and feed); returns how many were new. */
+/** Connections that have created the staging table (temporary tables live as long as their session). */
+const staged = new WeakSet<PoolClient>();
+
+/**
+ * Stores rows not stored before (same vessel, event time and feed); returns how many were new. The rows
+ * go by binary COPY into a session-local staging table, then into the partitions with one INSERT ... ON
+ * CONFLICT DO NOTHING: COPY cannot skip existing keys itself, and a re-read batch must add nothing.
+ * Measured against one INSERT over unnest arrays: 135,000 against 70,000 rows/s (README, positions-sink).
+ */
 export async function insertPositions(db: Queryable, rows: readonly PositionRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await db.query(
-    `INSERT INTO vessel_positions (mmsi, reported_at, source, position, sog, cog, heading, nav_status, msg_type, received_at)
-     SELECT mmsi, to_timestamp(reported_ms / 1000), source, ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography,
-            sog, cog, heading, nav_status, msg_type, to_timestamp(received_ms / 1000)
-       FROM unnest($1::int[], $2::float8[], $3::text[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::int2[], $9::int2[], $10::int2[], $11::float8[])
-            AS u(mmsi, reported_ms, source, lat, lon, sog, cog, heading, nav_status, msg_type, received_ms)
-     ON CONFLICT DO NOTHING`,
-    [
-      rows.map((r) => r.mmsi), rows.map((r) => r.reportedAt), rows.map((r) => r.source), rows.map((r) => r.lat),
-      rows.map((r) => r.lon), rows.map((r) => r.sog), rows.map((r) => r.cog), rows.map((r) => r.heading),
-      rows.map((r) => r.navStatus), rows.map((r) => r.msgType), rows.map((r) => r.receivedAt),
-    ],
-  );
+  if (db instanceof pg.Pool) return inTransaction(db, (client) => insertPositions(client, rows));
+  const client = db as PoolClient;
+  if (!staged.has(client)) {
+    await client.query('CREATE TEMP TABLE IF NOT EXISTS pss_positions_stage (LIKE vessel_positions)');
+    staged.add(client);
+  }
+  // Emptied first rather than after: a batch that failed outside a transaction leaves nothing behind.
+  await client.query('TRUNCATE pss_positions_stage');
+  await pipeline(Readable.from([positionsCopyBody(rows)]), client.query(copyFrom(`COPY pss_positions_stage (${COPY_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`)));
+  const result = await client.query('INSERT INTO vessel_positions SELECT * FROM pss_positions_stage ON CONFLICT DO NOTHING');
   return result.rowCount ?? 0;
 }
 
