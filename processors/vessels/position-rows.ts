@@ -1,5 +1,5 @@
 // Pure decisions of the positions sink: which reports become rows, which UTC day partitions they need,
-// and what each vessel's newest position is. The adapter (positions-sink.ts) only moves data.
+// and how a batch is split between writers. The adapter (positions-sink.ts) only moves data.
 import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts';
 
 const DAY_MS = 86_400_000;
@@ -68,27 +68,14 @@ export function daysAhead(nowMs: number, ahead: number): string[] {
   return Array.from({ length: ahead + 1 }, (_, i) => utcDay(nowMs + i * DAY_MS));
 }
 
-/** Rows retention would drop at once are not stored (their day's partition would not survive the hour). */
-export function retained(rows: readonly PositionRow[], keepFrom: string): PositionRow[] {
-  return rows.filter((r) => utcDay(r.reportedAt) >= keepFrom);
+/** Whether retention keeps `row` (a row it would drop at once is not stored: its day's partition would not survive the hour). */
+export function isRetained(row: PositionRow, keepFrom: string): boolean {
+  return utcDay(row.reportedAt) >= keepFrom;
 }
 
 /** The distinct UTC days of `rows`, sorted. */
 export function daysOf(rows: readonly PositionRow[]): string[] {
   return [...new Set(rows.map((r) => utcDay(r.reportedAt)))].sort();
-}
-
-/**
- * Each vessel's newest row (latest event time; among equal times the later in the batch), sorted by
- * MMSI so concurrent writers lock vessels rows in one order.
- */
-export function latestPerVessel(rows: readonly PositionRow[]): PositionRow[] {
-  const latest = new Map<number, PositionRow>();
-  for (const row of rows) {
-    const known = latest.get(row.mmsi);
-    if (!known || row.reportedAt >= known.reportedAt) latest.set(row.mmsi, row);
-  }
-  return [...latest.values()].sort((a, b) => a.mmsi - b.mmsi);
 }
 
 /**

@@ -1,18 +1,19 @@
 // The positions sink: a consumer group on ais.positions writing every report with a position into the
-// day-partitioned vessel_positions table, and each vessel's newest position into `vessels`, in one
-// transaction per batch. Offsets are committed after it commits; a re-read batch (crash, rebalance)
-// meets the primary key and adds no row, and never moves a last position backwards.
+// day-partitioned vessel_positions table (one COPY per batch and writer), and each vessel's newest
+// position into `vessels` about once a second (pending-last-positions.ts). Offsets are committed after
+// both are written; a re-read batch (crash, rebalance) meets the primary key and adds no row, and never
+// moves a last position backwards.
 // Maintenance (every instance, at start and hourly): create the days ahead, drop those past retention,
 // index the days that have ended (partitions.ts). The first maintenance runs beside the consumer, so an
 // index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { compileSchema, describeErrors } from '../../ingest/validation.ts';
-import { KafkaConsumer, type BatchHandler } from '../../platform/kafka.ts';
+import { KafkaConsumer, type BatchHandler, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
-import { inTransaction } from '../../platform/postgres.ts';
 import { vesselPositionSchema, type VesselPosition } from '../../schemas/ais.ts';
 import { maintainPartitions, type Maintained } from './partitions.ts';
-import { daysAhead, daysOf, keepFromDay, latestPerVessel, positionRow, retained, splitByVessel, type PositionRow } from './position-rows.ts';
+import { DEFAULT_FLUSH, PendingLastPositions, type FlushPolicy } from './pending-last-positions.ts';
+import { daysAhead, daysOf, keepFromDay, isRetained, positionRow, splitByVessel, type PositionRow } from './position-rows.ts';
 import { createPartitions, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
 
 const stored = counter('pss_vessel_positions_stored_total', 'Positions stored in PostGIS (re-read ones not counted)');
@@ -34,6 +35,8 @@ export interface PositionSinkOptions {
   writers?: number;
   /** Consumers in the group on this instance (default the setting PSS_POSITION_SINK_CONSUMERS). */
   consumers?: number;
+  /** How long last positions gather before `vessels` is written (tests shorten it). */
+  lastPositionFlush?: FlushPolicy;
 }
 
 export interface PositionSink extends RunningRole {
@@ -62,15 +65,10 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
       for (const day of missing) known.add(day);
     }
     try {
-      // Vessels split over `writers` connections, each its own transaction: the server's work per row
-      // (three index inserts, partition routing) then runs on several cores. A failed part fails the
-      // batch, which is re-read whole; the parts already committed meet their keys and add nothing.
-      const parts = splitByVessel(rows, writers);
-      const added = await Promise.all(parts.map((part) => inTransaction(ctx.pool, async (client) => {
-        const n = await insertPositions(client, part);
-        await updateLastPositions(client, latestPerVessel(part));
-        return n;
-      })));
+      // Vessels split over `writers` connections, each its own COPY: the server's work per row (index
+      // inserts, partition routing) then runs on several cores. A failed part fails the batch, which is
+      // re-read whole; the parts already committed meet their keys and add nothing.
+      const added = await Promise.all(splitByVessel(rows, writers).map((part) => insertPositions(ctx.pool, part)));
       return added.reduce((a, b) => a + b, 0);
     } catch (err) {
       if ((err as { code?: string }).code === NO_PARTITION) known = new Set(await partitionDays(ctx.pool));
@@ -78,14 +76,23 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     }
   };
 
+  const writeLastPositions = async (pending: PendingLastPositions) => {
+    const rows = pending.rows();
+    await Promise.all(splitByVessel(rows, writers).map((part) => updateLastPositions(ctx.pool, part)));
+    pending.written(rows);
+  };
+
   await createPartitions(ctx.pool, daysAhead(now(), ahead));
   known = new Set(await partitionDays(ctx.pool));
-  const handle: BatchHandler = async (records) => {
+  // One handler per consumer: its pending last positions hold records of its own partitions.
+  const handler = (pending: PendingLastPositions): BatchHandler => async (records) => {
     const started = performance.now();
     const { values, failures } = await ctx.codec.decode('aisPositions', records);
     if (failures.length > 0) skipped.inc({ reason: 'unreadable' }, failures.length);
     for (const { record, error } of failures) ctx.log.warn({ offset: String(record.offset), partition: record.partition, reason: error.code }, 'unreadable position record skipped');
+    const keepFrom = keepFromDay(now(), retentionDays);
     const rows: PositionRow[] = [];
+    const from: InRecord[] = [];
     for (const { record, value } of values) {
       // Values are trusted as ingest validated them, but another producer's record that is not a report
       // would fail the batch's SQL on every retry and block its partition; it is skipped instead.
@@ -95,18 +102,28 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
         continue;
       }
       const row = positionRow(value);
-      if (row) rows.push(row);
-      else skipped.inc({ reason: 'no_position_or_future' });
+      if (!row) skipped.inc({ reason: 'no_position_or_future' });
+      else if (!isRetained(row, keepFrom)) skipped.inc({ reason: 'past_retention' });
+      else {
+        rows.push(row);
+        from.push(record);
+      }
     }
-    const kept = retained(rows, keepFromDay(now(), retentionDays));
-    if (kept.length < rows.length) skipped.inc({ reason: 'past_retention' }, rows.length - kept.length);
-    if (kept.length > 0) stored.inc(await store(kept));
-    batchSeconds.observe((performance.now() - started) / 1000);
+    if (rows.length > 0) {
+      stored.inc(await store(rows));
+      const at = performance.now();
+      // Only where each came from is kept: a record's value may share its fetch's buffer.
+      rows.forEach((row, i) => pending.add(row, { topic: from[i]!.topic, partition: from[i]!.partition, offset: from[i]!.offset }, at));
+    }
+    if (pending.due(performance.now())) await writeLastPositions(pending);
+    if (records.length > 0) batchSeconds.observe((performance.now() - started) / 1000);
+    return pending.held();
   };
 
   // Several consumers of one group on this instance: while one batch is written, the next is fetched and
   // decoded (one consumer spent most of its time waiting on the database with the next batch unread).
-  const consumers: KafkaConsumer[] = [];
+  const flush = options.lastPositionFlush ?? DEFAULT_FLUSH;
+  const consumers: { consumer: KafkaConsumer; pending: PendingLastPositions }[] = [];
   for (let i = 0; i < (options.consumers ?? ctx.config.positionSinkConsumers); i++) {
     const consumer = new KafkaConsumer(ctx.kafka, {
       groupId: `${ctx.config.topicPrefix}vessel-positions`,
@@ -114,9 +131,12 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
       startAt: 'earliest',
       maxBatch: options.maxBatch ?? 5_000,
       lingerMs: 50,
+      // A quiet partition still gets its last positions written on time.
+      tickMs: Math.max(50, Math.min(500, flush.maxAgeMs / 2)),
     });
-    consumers.push(consumer);
-    await consumer.run(handle);
+    const pending = new PendingLastPositions(flush);
+    consumers.push({ consumer, pending });
+    await consumer.run(handler(pending));
   }
 
   const background = () => {
@@ -130,7 +150,12 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     maintain,
     stop: async () => {
       clearInterval(timer);
-      await Promise.all(consumers.map((c) => c.stop()));
+      await Promise.all(consumers.map(({ consumer }) => consumer.stop()));
+      // Their records are not committed, so whoever reads the partitions next writes them too; written
+      // here as well, `vessels` is current at once. A failure only leaves that to the next reader.
+      await Promise.all(consumers.map(({ pending }) => writeLastPositions(pending).catch((err: unknown) => {
+        ctx.log.warn({ err, vessels: pending.size }, 'last positions not written at stop; the next reader of their partitions writes them');
+      })));
     },
   };
 }

@@ -113,6 +113,36 @@ describe('the positions sink and the vessel API', () => {
     expect(await settled(A, 63)).toEqual({ n: 63, distinct: 63 });
   });
 
+  it('commits no record whose last position waits to be written, and writes it at the latest when it stops', async () => {
+    const C = BASE + 4;
+    const topic = service.context.topics.aisPositions;
+    const group = `${prefix}held.vessel-positions`;
+    const total = (offsets: Map<number, bigint>) => [...offsets.values()].reduce((a, b) => a + b, 0n);
+    const committed = () => withAdmin(async (admin) => total(await admin.committedOffsets(group, topic)));
+    const end = () => withAdmin(async (admin) => total(await admin.endOffsets(topic)));
+    // Another group, whose last positions wait ten minutes: every record it read stays held.
+    const waiting = await startPositionSink({ ...service.context, config: { ...service.context.config, topicPrefix: `${prefix}held.` } }, { lastPositionFlush: { maxAgeMs: 600_000, maxVessels: 1_000_000 } });
+    try {
+      await produce('aisPositions', [position(C, at(40), 11.5, 56.5, 5), position(C, at(41), 11.51, 56.5, 5)]);
+      expect(await settled(C, 2)).toMatchObject({ n: 2 });
+      // Stored, ticked over several times, yet not committed: a crash now would read them again.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await committed()).toBeLessThan(await end());
+    } finally {
+      await waiting.stop();
+    }
+    // The next reader of the group reads the held records again and, writing them within a second, commits to the end.
+    const next = await startPositionSink({ ...service.context, config: { ...service.context.config, topicPrefix: `${prefix}held.` } });
+    try {
+      expect(await until(async () => (await committed()) >= (await end()))).toBe(true);
+    } finally {
+      await next.stop();
+    }
+    const { rows } = await service.context.pool.query<{ last_report_at: Date }>('SELECT last_report_at FROM vessels WHERE mmsi = $1', [C]);
+    expect(rows[0]?.last_report_at.toISOString()).toBe(at(41).toISOString());
+    expect(await stored(C)).toMatchObject({ n: 2 });
+  });
+
   it('keeps the vessel current: static data, and the newest position whatever the arrival order', async () => {
     // An older report arriving late must not move the last position back.
     await produce('aisPositions', [position(A, at(-60), 1, 1, 1)]);

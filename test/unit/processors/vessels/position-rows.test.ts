@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysAhead, daysOf, keepFromDay, latestPerVessel, positionRow, retained, utcDay, type PositionRow } from '../../../../processors/vessels/position-rows.ts';
+import { daysAhead, daysOf, isRetained, keepFromDay, positionRow, utcDay, type PositionRow } from '../../../../processors/vessels/position-rows.ts';
 import type { VesselPosition } from '../../../../schemas/ais.ts';
 
 const report = (over: Partial<VesselPosition> = {}): VesselPosition => ({
@@ -47,19 +47,9 @@ describe('days and retention', () => {
 
   it('drops rows retention would drop, and lists the days of the rest', () => {
     const rows = [row(1, '2026-10-24T23:59:00Z'), row(1, '2026-10-25T00:00:00Z'), row(2, '2026-11-23T10:00:00Z')];
-    const kept = retained(rows, keepFromDay(now, 30));
+    const kept = rows.filter((r) => isRetained(r, keepFromDay(now, 30)));
     expect(kept).toHaveLength(2);
     expect(daysOf(kept)).toEqual(['2026-10-25', '2026-11-23']);
-  });
-});
-
-describe('latestPerVessel', () => {
-  it('takes the newest report of each vessel whatever the batch order, sorted by MMSI', () => {
-    const rows = [row(3, '2026-11-20T10:05:00Z'), row(1, '2026-11-20T10:02:00Z'), row(3, '2026-11-20T10:01:00Z'), row(1, '2026-11-20T10:01:00Z')];
-    expect(latestPerVessel(rows).map((r) => [r.mmsi, new Date(r.reportedAt).toISOString()])).toEqual([
-      [1, '2026-11-20T10:02:00.000Z'],
-      [3, '2026-11-20T10:05:00.000Z'],
-    ]);
   });
 });
 
