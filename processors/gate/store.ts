@@ -32,16 +32,21 @@ export async function loadAppointments(pool: Pool, ids: string[]): Promise<Map<s
 /** Inserts the transactions whose reading is new; returns the ids inserted (a replayed reading is not). */
 export async function insertTransactions(client: PoolClient, txs: NewTransaction[]): Promise<Set<string>> {
   if (txs.length === 0) return new Set();
-  // One array per column (unnest), cheaper to send and read than one JSON document of rows.
+  // Scalar columns as one array each (unnest); the bodies as one JSON document, zipped with them row by row
+  // (ROWS FROM). An array of jsonb would be an array literal of escaped JSON texts: 5,000 bodies took 1.6 s
+  // to build and parse that way, against 0.3 s as one document (bench/gate-pipeline.ts).
   const { rows: inserted } = await client.query<{ id: string }>(
     `INSERT INTO gate_transactions (id, reading_id, gate, lane, status, decision, created_at, completed_at, container_key, plate_key, risk_score, body)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[], $9::text[], $10::text[], $11::real[], $12::jsonb[])
+     SELECT * FROM ROWS FROM (
+       unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]), unnest($5::text[]), unnest($6::text[]),
+       unnest($7::timestamptz[]), unnest($8::timestamptz[]), unnest($9::text[]), unnest($10::text[]), unnest($11::real[]),
+       jsonb_array_elements($12::jsonb))
      ON CONFLICT (id) DO NOTHING
      RETURNING id`,
     [
       txs.map((t) => t.id), txs.map((t) => t.readingId), txs.map((t) => t.gate), txs.map((t) => t.lane), txs.map((t) => t.status), txs.map((t) => t.decision),
       txs.map((t) => t.createdAt), txs.map((t) => t.completedAt), txs.map((t) => t.containerKey), txs.map((t) => t.plateKey), txs.map((t) => t.riskScore),
-      txs.map((t) => JSON.stringify(t.body)),
+      JSON.stringify(txs.map((t) => t.body)),
     ],
   );
   return new Set(inserted.map((r) => r.id));
@@ -54,12 +59,16 @@ export async function appendAudit(client: PoolClient, entries: AuditEntry[]): Pr
   const { rows } = await client.query<{ seq: string; hash: string }>('SELECT seq, hash FROM gate_audit ORDER BY seq DESC LIMIT 1');
   const head = rows[0] ? { seq: Number(rows[0].seq), hash: rows[0].hash } : { seq: 0, hash: GENESIS_HASH };
   const linked = chain(head, entries);
+  // Details as one JSON document (JSON null for none, stored as SQL NULL), as in insertTransactions.
   await client.query(
     `INSERT INTO gate_audit (seq, transaction_id, action, at, actor, details, rule, prev_hash, hash)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[], $7::text[], $8::text[], $9::text[])`,
+     SELECT seq, transaction_id, action, at, actor, nullif(details, 'null'::jsonb), rule, prev_hash, hash FROM ROWS FROM (
+       unnest($1::bigint[]), unnest($2::text[]), unnest($3::text[]), unnest($4::timestamptz[]), unnest($5::text[]),
+       jsonb_array_elements($6::jsonb), unnest($7::text[]), unnest($8::text[]), unnest($9::text[]))
+       AS u(seq, transaction_id, action, at, actor, details, rule, prev_hash, hash)`,
     [
       linked.map((e) => e.seq), linked.map((e) => e.transactionId), linked.map((e) => e.action), linked.map((e) => e.at), linked.map((e) => e.actor),
-      linked.map((e) => (e.details === undefined ? null : JSON.stringify(e.details))), linked.map((e) => e.rule ?? null), linked.map((e) => e.prevHash), linked.map((e) => e.hash),
+      JSON.stringify(linked.map((e) => e.details ?? null)), linked.map((e) => e.rule ?? null), linked.map((e) => e.prevHash), linked.map((e) => e.hash),
     ],
   );
   return linked;
