@@ -23,12 +23,25 @@ export interface ChainedEntry extends AuditEntry {
   hash: string;
 }
 
-/** JSON with object keys sorted, so jsonb's own key order cannot change a hash. */
+/**
+ * JSON with object keys sorted (UTF-16 code unit order), so jsonb's own key order cannot change a hash.
+ * Built by concatenation: every audit entry of every transaction goes through it.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const object = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(object).sort()) {
+    const v = object[key];
+    if (v === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 export function entryHash(seq: number, prevHash: string, e: AuditEntry): string {
