@@ -24,7 +24,7 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
  *      heading, vessel type on the stepped state                    (rules/vessel-rules.ts)
  *   6. intents -> events with deterministic ids                   (zone-events.ts)
  *   6b. this report's findings -> the vessel's risk score          (rules/risk-score.ts)
- *   7. stays starting or ending in zones with time rules          (-> store/occupancy-store.ts)
+ *   7. stays starting, going on or ending in zones with time rules (-> store/occupancy-store.ts)
  *   8. slow fixes in zones with encounter rules                   (-> store/encounter-store.ts)
  * Every vessel keeps a state (its previous fix at least) for the rules; only durable ones are stored.
  * No I/O: the adapter loads states before and stores states and events after.
@@ -130,7 +130,7 @@ export function evaluatePositions(
     if (ruled) {
       const found = applyVesselRules({ vessel: state, report, previous, zones: snapshot.rules, ruleSets: snapshot.zoneRules, insideAt: crossingsWatched ? insideAt : undefined });
       for (const intent of found) events.push(ruleEvent(intent, p.station ?? p.source));
-      occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy);
+      occupancyChanges(state.mmsi, insideBefore, insideTimed(state, snapshot), reportedAt, occupancy, true);
     }
     if (encountersWatched || state.rules?.encounter !== undefined) {
       for (const fix of encounterFixes(state, report, snapshot.rules, snapshot.zoneRules)) encounters.push(fix);
@@ -169,9 +169,16 @@ function insideTimed(state: VesselState, snapshot: ZoneSnapshot): string[] {
   return out ?? NONE;
 }
 
-function occupancyChanges(mmsi: number, before: string[], after: string[], at: number, out: OccupancyChange[]): void {
+/**
+ * The stays that start or end between `before` and `after`; with `still`, also the stays that go on (so
+ * a vessel inside a zone when it got its time rules is counted at its next report, not its next entry).
+ */
+function occupancyChanges(mmsi: number, before: string[], after: string[], at: number, out: OccupancyChange[], still = false): void {
   if (before === after) return;
-  for (const zone_id of after) if (!before.includes(zone_id)) out.push({ zone_id, mmsi, inside: true, at });
+  for (const zone_id of after) {
+    if (!before.includes(zone_id)) out.push({ zone_id, mmsi, inside: true, at });
+    else if (still) out.push({ zone_id, mmsi, inside: true, at, still: true });
+  }
   for (const zone_id of before) if (!after.includes(zone_id)) out.push({ zone_id, mmsi, inside: false, at });
 }
 

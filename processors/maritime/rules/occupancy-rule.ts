@@ -12,6 +12,11 @@ export interface OccupancyChange {
   mmsi: number;
   inside: boolean;
   at: number;
+  /**
+   * Not a crossing: the vessel reported from inside a zone it was already in. Counted only if it is not
+   * yet (the zone got its time rules while the vessel was inside); then it changes the count at `at`.
+   */
+  still?: true;
 }
 
 /**

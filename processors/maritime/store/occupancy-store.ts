@@ -13,8 +13,9 @@ import type { RuleIntent } from '../rules/rule-intent.ts';
  * once. The decision is pure (rules/occupancy-rule.ts). A crash rolls all of it back with the batch,
  * which then replays. Five statements per batch, however many zones it touches.
  *
- * Occupancy is judged when it changes (an entry or exit) and in the zones of `windows`, whose schedule
- * windows opened or closed by event time `windows.at` (rules/occupancy-rule.ts ScheduleWatch).
+ * Occupancy is judged when it changes (an entry or exit, or a vessel already inside counted for the first
+ * time) and in the zones of `windows`, whose schedule windows opened or closed by event time `windows.at`
+ * (rules/occupancy-rule.ts ScheduleWatch). Stays that go on cost one row of the INSERT each and no lock.
  */
 export async function applyOccupancy(
   client: PoolClient,
@@ -24,19 +25,25 @@ export async function applyOccupancy(
   windows: { zones: readonly string[]; at: number } = { zones: [], at: 0 },
 ): Promise<RuleIntent[]> {
   const hasTimeRules = (zone_id: string) => zones.has(zone_id) && ruleSets.get(zone_id)?.time_rules !== undefined;
-  const relevant = changes.filter((c) => hasTimeRules(c.zone_id));
+  const ruled = changes.filter((c) => hasTimeRules(c.zone_id));
   const opened = windows.zones.filter(hasTimeRules);
-  if (relevant.length === 0 && opened.length === 0) return [];
-  const entering = relevant.filter((c) => c.inside);
-  const leaving = relevant.filter((c) => !c.inside);
+  if (ruled.length === 0 && opened.length === 0) return [];
+  const entering = ruled.filter((c) => c.inside);
+  const leaving = ruled.filter((c) => !c.inside);
+  let added = new Set<string>();
   if (entering.length > 0) {
-    await client.query(
+    const { rows } = await client.query<{ zone_id: string; mmsi: number }>(
       `INSERT INTO maritime_zone_occupancy (zone_id, mmsi, entered_at)
        SELECT z, m, to_timestamp(t / 1000) FROM unnest($1::text[], $2::int[], $3::double precision[]) AS c(z, m, t)
-       ON CONFLICT (zone_id, mmsi) DO NOTHING`,
+       ON CONFLICT (zone_id, mmsi) DO NOTHING
+       RETURNING zone_id, mmsi`,
       [entering.map((c) => c.zone_id), entering.map((c) => c.mmsi), entering.map((c) => c.at)],
     );
+    added = new Set(rows.map((r) => `${r.zone_id}/${r.mmsi}`));
   }
+  // A stay that goes on changes the count only when its row was missing (counted late, see OccupancyChange).
+  const relevant = ruled.filter((c) => c.still !== true || added.has(`${c.zone_id}/${c.mmsi}`));
+  if (relevant.length === 0 && opened.length === 0) return [];
   if (leaving.length > 0) {
     await client.query(
       'DELETE FROM maritime_zone_occupancy AS o USING unnest($1::text[], $2::int[]) AS c(z, m) WHERE o.zone_id = c.z AND o.mmsi = c.m',

@@ -52,6 +52,18 @@ describe('evaluatePositions', () => {
     }
   });
 
+  it('reports stays in zones with time rules: the entry, then each report from inside as a stay that goes on', () => {
+    const timed: ZoneSnapshot = { ...snapshot, zoneRules: new Map([[zone.id, { time_rules: { schedules: [{ name: 'cap', days: ['mon'], max_vessels: 1 }] } }]]) };
+    const states = new Map<number, VesselState>();
+    const first = evaluatePositions([on(0, position(6, at(0), 12.6, 55.7))], states, timed, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
+    expect(first.occupancy).toEqual([{ zone_id: zone.id, mmsi: 6, inside: true, at: at(0).getTime() }]);
+    // Inside a zone before it had time rules: the next report names the stay, so the store can count it late.
+    const untimed = new Map<number, VesselState>();
+    evaluatePositions([on(0, position(7, at(0), 12.6, 55.7))], untimed, snapshot, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
+    const next = evaluatePositions([on(0, position(7, at(1), 12.6, 55.7))], untimed, timed, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
+    expect(next.occupancy).toEqual([{ zone_id: zone.id, mmsi: 7, inside: true, at: at(1).getTime(), still: true }]);
+  });
+
   it('counts a report older than the vessel\'s newest as late and changes nothing', () => {
     const states = new Map<number, VesselState>();
     const config = DEFAULT_ZONE_RULES_CONFIG;
