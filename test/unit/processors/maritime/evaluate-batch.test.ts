@@ -53,7 +53,7 @@ describe('evaluatePositions', () => {
   });
 
   it('reports stays in zones with time rules: the entry, then each report from inside as a stay that goes on', () => {
-    const timed: ZoneSnapshot = { ...snapshot, zoneRules: new Map([[zone.id, { time_rules: { schedules: [{ name: 'cap', days: ['mon'], max_vessels: 1 }] } }]]) };
+    const timed: ZoneSnapshot = { ...snapshot, zoneRules: new Map([[zone.id, { time_rules: { schedules: [{ name: 'cap', days: ['mon'], max_vessels: 1, alert_level: 'low' }] } }]]) };
     const states = new Map<number, VesselState>();
     const first = evaluatePositions([on(0, position(6, at(0), 12.6, 55.7))], states, timed, new VesselDirectory(), DEFAULT_ZONE_RULES_CONFIG);
     expect(first.occupancy).toEqual([{ zone_id: zone.id, mmsi: 6, inside: true, at: at(0).getTime() }]);
