@@ -13,9 +13,6 @@ import type { StaticRow } from './static-rows.ts';
 
 type Queryable = Pool | PoolClient;
 
-/** Connections that have created the staging table (temporary tables live as long as their session). */
-const staged = new WeakSet<PoolClient>();
-
 /**
  * Stores rows not stored before (same vessel, event time and feed); returns how many were new. The rows
  * go by binary COPY into a session-local staging table, then into the partitions with one INSERT ... ON
@@ -26,12 +23,9 @@ export async function insertPositions(db: Queryable, rows: readonly PositionRow[
   if (rows.length === 0) return 0;
   if (db instanceof pg.Pool) return inTransaction(db, (client) => insertPositions(client, rows));
   const client = db as PoolClient;
-  if (!staged.has(client)) {
-    await client.query('CREATE TEMP TABLE IF NOT EXISTS pss_positions_stage (LIKE vessel_positions)');
-    staged.add(client);
-  }
+  // Created (if missing) on every call: made inside a transaction that then rolled back, it is gone again.
   // Emptied first rather than after: a batch that failed outside a transaction leaves nothing behind.
-  await client.query('TRUNCATE pss_positions_stage');
+  await client.query('CREATE TEMP TABLE IF NOT EXISTS pss_positions_stage (LIKE vessel_positions); TRUNCATE pss_positions_stage');
   await pipeline(Readable.from([positionsCopyBody(rows)]), client.query(copyFrom(`COPY pss_positions_stage (${COPY_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`)));
   const result = await client.query('INSERT INTO vessel_positions SELECT * FROM pss_positions_stage ON CONFLICT DO NOTHING');
   return result.rowCount ?? 0;

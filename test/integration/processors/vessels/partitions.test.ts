@@ -65,4 +65,22 @@ describe('vessel_positions day partitions', () => {
   it('refuses a row whose day has no partition rather than losing it silently', async () => {
     await expect(insertPositions(pool, [row(3, Date.parse('2027-01-01T00:00:00Z'))])).rejects.toMatchObject({ code: '23514' });
   });
+
+  it('stores the next batch on a connection whose first batch failed in its transaction', async () => {
+    // A fresh connection: its staging table is created inside the failing transaction and rolled back with it.
+    const fresh = createPool(db.url, 1);
+    try {
+      const client = await fresh.connect();
+      try {
+        await client.query('BEGIN');
+        await expect(insertPositions(client, [row(5, Date.parse('2027-01-01T00:00:00Z'))])).rejects.toMatchObject({ code: '23514' });
+        await client.query('ROLLBACK');
+        expect(await insertPositions(client, [row(5, Date.parse('2026-03-04T10:00:00Z'))])).toBe(1);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await fresh.end();
+    }
+  });
 });
