@@ -1,7 +1,8 @@
 // The gate processor: two consumer groups on the processors role.
 //   gate-appointments: reads the compacted gate.appointments topic into gate_appointments (a tombstone
 //     deletes), so the decision can look a reading's appointment up by id.
-//   gate-transactions: on gate.readings (key gate). Per batch: look the appointments up, score and decide
+//   gate-transactions: on gate.readings (key gate). Per batch: wait (bounded) until gate-appointments has
+//     stored every booking on its topic (appointments-watch.ts), look the appointments up, score and decide
 //     each reading (pure: transaction.ts), and store the new transactions, their first audit entry (the
 //     system decision and its rule) and their events in one Postgres transaction; then wake the relay and
 //     let the consumer commit. A reading_id already stored (a replay after a crash, a retried ingest) is
@@ -17,6 +18,7 @@ import type { SecurityEvent } from '../../schemas/event.ts';
 import type { AuditEntry } from './audit-chain.ts';
 import { thresholdProblems } from './decision.ts';
 import { transactionEvents } from './gate-events.ts';
+import { AppointmentsWatch } from './appointments-watch.ts';
 import { appendAudit, deleteAppointments, insertTransactions, loadAppointments, upsertAppointments } from './store.ts';
 import { buildTransaction, type DecideOptions, type NewTransaction } from './transaction.ts';
 import type { Config } from '../../platform/config.ts';
@@ -24,9 +26,15 @@ import type { Config } from '../../platform/config.ts';
 const readingsDecided = counter('pss_gate_transactions_total', 'Gate transactions created, by status', ['status']);
 const duplicates = counter('pss_gate_duplicate_readings_total', 'Gate readings skipped because their reading_id already has a transaction');
 const unreadable = counter('pss_gate_unreadable_total', 'Records on gate.readings or gate.appointments that could not be read and were skipped', ['topic']);
+const appointmentsLate = counter('pss_gate_appointments_wait_exceeded_total', 'Reading batches decided before the appointments group had stored every booking on gate.appointments (waited the bound, or the broker could not say)');
 const decisionSeconds = histogram('pss_gate_decision_seconds', 'Time from ingest receiving a reading to its stored decision', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
 
 export const SYSTEM_ACTOR = 'system:gate-processor';
+
+/** At start: how long the readings wait for the bookings already on gate.appointments to be stored. */
+const APPOINTMENTS_START_WAIT_MS = 30_000;
+/** Per batch: how long a batch of readings waits for bookings put on the topic before it was fetched. */
+const APPOINTMENTS_BATCH_WAIT_MS = 2_000;
 
 export function decideOptions(config: Config): DecideOptions {
   const thresholds = { manualReviewAt: config.gateManualReviewAt, rejectAt: config.gateRejectAt };
@@ -88,7 +96,8 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
   const log = ctx.log.child({ role: 'gate' });
   const options = decideOptions(ctx.config);
 
-  const appointmentsConsumer = new KafkaConsumer(ctx.kafka, { groupId: `${ctx.config.topicPrefix}gate-appointments`, topics: [ctx.topics.gateAppointments], startAt: 'earliest', maxBatch: 5_000 });
+  const appointmentsGroup = `${ctx.config.topicPrefix}gate-appointments`;
+  const appointmentsConsumer = new KafkaConsumer(ctx.kafka, { groupId: appointmentsGroup, topics: [ctx.topics.gateAppointments], startAt: 'earliest', maxBatch: 5_000 });
   await appointmentsConsumer.run(async (records) => {
     const tombstones = records.filter((r) => r.value === undefined || r.value.length === 0);
     const { values, failures } = await ctx.codec.decode('gateAppointments', records.filter((r) => r.value !== undefined && r.value.length > 0));
@@ -102,12 +111,22 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
     await deleteAppointments(ctx.pool, tombstones.map((r) => r.key).filter((k): k is string => k !== undefined));
   });
 
+  // A booking on the topic before a reading is stored before that reading is decided (appointments-watch.ts).
+  const watch = new AppointmentsWatch(ctx.kafka, appointmentsGroup, ctx.topics.gateAppointments, log);
+  const appointmentsStored = async (boundMs: number) => {
+    if (await watch.readUpToNow(boundMs)) return;
+    appointmentsLate.inc();
+    log.warn({ waited_ms: boundMs }, 'gate.appointments not stored up to its end yet; deciding readings without waiting longer');
+  };
+  await appointmentsStored(APPOINTMENTS_START_WAIT_MS);
+
   // Several members of the group in one instance: while one batch waits on Postgres, another is decided.
   const readingsConsumers = Array.from({ length: ctx.config.gateProcessorConsumers }, () =>
     new KafkaConsumer(ctx.kafka, { groupId: `${ctx.config.topicPrefix}gate-transactions`, topics: [ctx.topics.gateReadings], maxBatch: 5_000 }));
   await Promise.all(readingsConsumers.map((consumer) => consumer.run(async (records) => {
     const { values, failures } = await ctx.codec.decode('gateReadings', records);
     skipUnreadable('gate.readings', failures.map((f) => ({ record: f.record, reason: f.error.message })));
+    await appointmentsStored(APPOINTMENTS_BATCH_WAIT_MS);
     await processReadings(ctx, values.map((v) => v.value), options);
   })));
 
@@ -116,6 +135,7 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
     stop: async () => {
       await Promise.all(readingsConsumers.map((consumer) => consumer.stop()));
       await appointmentsConsumer.stop();
+      await watch.close();
     },
   };
 
