@@ -6,9 +6,6 @@
 import type { HeldRecord } from '../../platform/kafka.ts';
 import type { PositionRow } from './position-rows.ts';
 
-/** Where a row was read from: the record held until the row is written. */
-export type RecordAt = HeldRecord;
-
 export interface FlushPolicy {
   /** Write once the oldest waiting row has waited this long. */
   maxAgeMs: number;
@@ -19,7 +16,7 @@ export interface FlushPolicy {
 export const DEFAULT_FLUSH: FlushPolicy = { maxAgeMs: 1_000, maxVessels: 20_000 };
 
 export class PendingLastPositions {
-  readonly #waiting = new Map<number, { row: PositionRow; from: RecordAt }>();
+  readonly #waiting = new Map<number, { row: PositionRow; from: HeldRecord }>();
   /** When the oldest waiting row was added (ms, caller's clock); undefined while none waits. */
   #since: number | undefined;
 
@@ -29,8 +26,11 @@ export class PendingLastPositions {
     return this.#waiting.size;
   }
 
-  /** Keeps `row` if it is its vessel's newest (latest event time; among equal times the later added). */
-  add(row: PositionRow, from: RecordAt, now: number): void {
+  /**
+   * Keeps `row` if it is its vessel's newest (latest event time; among equal times the later added);
+   * `from` is the record it was read from, held until the row is written.
+   */
+  add(row: PositionRow, from: HeldRecord, now: number): void {
     const known = this.#waiting.get(row.mmsi);
     if (known && row.reportedAt < known.row.reportedAt) return;
     this.#waiting.set(row.mmsi, { row, from });

@@ -8,7 +8,7 @@
 // index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { compileSchema, describeErrors } from '../../ingest/validation.ts';
-import { KafkaConsumer, type BatchHandler, type InRecord } from '../../platform/kafka.ts';
+import { KafkaConsumer, type BatchHandler, type HeldRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { vesselPositionSchema, type VesselPosition } from '../../schemas/ais.ts';
 import { maintainPartitions, type Maintained } from './partitions.ts';
@@ -92,7 +92,8 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
     for (const { record, error } of failures) ctx.log.warn({ offset: String(record.offset), partition: record.partition, reason: error.code }, 'unreadable position record skipped');
     const keepFrom = keepFromDay(now(), retentionDays);
     const rows: PositionRow[] = [];
-    const from: InRecord[] = [];
+    // Only where each row came from: a record's value may share its fetch's buffer.
+    const from: HeldRecord[] = [];
     for (const { record, value } of values) {
       // Values are trusted as ingest validated them, but another producer's record that is not a report
       // would fail the batch's SQL on every retry and block its partition; it is skipped instead.
@@ -106,14 +107,13 @@ export async function startPositionSink(ctx: ServiceContext, options: PositionSi
       else if (!isRetained(row, keepFrom)) skipped.inc({ reason: 'past_retention' });
       else {
         rows.push(row);
-        from.push(record);
+        from.push({ topic: record.topic, partition: record.partition, offset: record.offset });
       }
     }
     if (rows.length > 0) {
       stored.inc(await store(rows));
       const at = performance.now();
-      // Only where each came from is kept: a record's value may share its fetch's buffer.
-      rows.forEach((row, i) => pending.add(row, { topic: from[i]!.topic, partition: from[i]!.partition, offset: from[i]!.offset }, at));
+      rows.forEach((row, i) => pending.add(row, from[i]!, at));
     }
     if (pending.due(performance.now())) await writeLastPositions(pending);
     if (records.length > 0) batchSeconds.observe((performance.now() - started) / 1000);

@@ -4,9 +4,9 @@ import type { RuleZone } from './config.ts';
 import { requiresActionAt, severityOfAlertLevel } from './event-severity.ts';
 import { dropIfEmpty, slices, watchedZones, type RuleReport } from './rule-context.ts';
 import { distanceNm, iso, round, type RuleIntent } from './rule-intent.ts';
+import type { VesselState } from './vessel-state.ts';
 
 const METERS_PER_NM = 1852;
-import type { VesselState } from './vessel-state.ts';
 
 /** Global Fishing Watch's encounter definition (their defaults here); they find encounters in daily batches. */
 export const ENCOUNTER_SOURCE = 'Global Fishing Watch encounter events: two vessels within 500 m, both < 2 kn, for >= 2 h';
