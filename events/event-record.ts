@@ -14,8 +14,16 @@ export type EventChangeKind = 'created' | 'updated';
  * an update from a new event without touching the value's schema: a consumer keeps, per id, the highest
  * revision it has seen and ignores a record whose revision is not higher (a duplicate, or an older copy).
  */
-export function eventRecord(codec: TopicCodec, topic: string, event: SecurityEvent, change: EventChangeKind, revision: number): OutRecord {
+export function eventRecord(codec: TopicCodec, topic: string, event: SecurityEvent | StoredEventText, change: EventChangeKind, revision: number): OutRecord {
+  const value = 'json' in event ? codec.encodeJsonText('securityEvents', event.json) : codec.encode('securityEvents', event);
   // No timestamp: the record carries its append time, not the event time, so events found in a replay
   // of an old recording do not fall outside the topic's retention at once.
-  return { topic, key: event.id, value: codec.encode('securityEvents', event), headers: { type: event.type, change, revision: String(revision) } };
+  return { topic, key: event.id, value, headers: { type: event.type, change, revision: String(revision) } };
+}
+
+/** A stored event as JSON text (its jsonb body read as text), with the id and type its record needs. */
+export interface StoredEventText {
+  id: string;
+  type: string;
+  json: string;
 }

@@ -41,7 +41,14 @@ export class TopicCodec {
   encode<T extends TopicId>(topic: T, value: TopicValue<T>): string | Buffer {
     const format: ValueFormat = TOPICS[topic].value;
     if ('text' in format) return Buffer.from(value as string, format.text);
-    const json = JSON.stringify(value);
+    return this.encodeJsonText(topic, JSON.stringify(value));
+  }
+
+  /**
+   * A value that is already JSON text of the topic's type (a jsonb column read as text), framed as encode()
+   * frames it: a relay forwarding stored values does not parse and re-serialise each one.
+   */
+  encodeJsonText<T extends TopicId>(topic: T, json: string): string | Buffer {
     return this.schemas === undefined ? json : frame(this.schemas.writeId(topic), json);
   }
 

@@ -71,6 +71,16 @@ describe('topic codec', () => {
     expect((await codec.decode('securityEvents', [{ value: eventBytes }])).values[0]?.value).toEqual(event);
   });
 
+  it('frames JSON text as encode() frames the value it holds (a relay forwarding stored events), in either mode', async () => {
+    const text = '{"id": "evt_1", "type": "zone_entry", "metadata": {"mmsi": 219000001}}';
+    expect(new TopicCodec().encodeJsonText('securityEvents', text)).toBe(text);
+    const { codec } = await registryCodec();
+    const bytes = codec.encodeJsonText('securityEvents', text) as Buffer;
+    expect(bytes.subarray(0, 5)).toEqual((codec.encode('securityEvents', event) as Buffer).subarray(0, 5));
+    expect(bytes.toString('utf8', 5)).toBe(text);
+    expect((await codec.decode('securityEvents', [{ value: bytes }])).values[0]?.value).toEqual(event);
+  });
+
   it('registers every JSON topic once under <topic>-value, text topics not at all, and again with the same ids', async () => {
     const registry = new MemoryRegistry();
     const first = new TopicCodec(await TopicSchemas.register(registry, topics));
