@@ -14,6 +14,7 @@ import { checkDigit } from '../ingest/gate/iso6346.ts';
 import type { GateAppointment } from '../schemas/gate-appointment.ts';
 import type { GateReading, GateReadingRecord } from '../schemas/gate-reading.ts';
 import { benchContext } from './support/bench-context.ts';
+import { profilePhase } from './support/phase-profile.ts';
 
 const READINGS = Number(process.env.PSS_BENCH_GATE_READINGS ?? 100_000);
 const APPOINTMENTS = 20_000;
@@ -67,9 +68,11 @@ async function main(): Promise<void> {
     await producer.send(batch.map((r) => ({ topic: topics.gateReadings, key: r.gate, value: codec.encode('gateReadings', r) })));
   }
   console.log(`produced ${READINGS.toLocaleString('en')} readings in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const profiled = await profilePhase();
   const processor = await startGateProcessor(ctx);
   const firstAt = await untilStored(1);
   const lastAt = await untilStored(READINGS);
+  await profiled();
   const throughput = READINGS / ((lastAt - firstAt) / 1000);
   console.log(`throughput: ${Math.round(throughput).toLocaleString('en')} readings/s`);
 

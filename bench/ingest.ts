@@ -7,8 +7,7 @@
 // Profile of the timed part only: PSS_BENCH_PROFILE=.cache/ingest.cpuprofile node --import tsx bench/ingest.ts
 //          node --import tsx bench/support/profile-summary.ts .cache/ingest.cpuprofile
 import net from 'node:net';
-import { Session } from 'node:inspector/promises';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { channelFor } from '../ingest/role.ts';
 import { createIngestRuntime } from '../ingest/runtime.ts';
@@ -19,6 +18,7 @@ import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { registry } from '../platform/metrics.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
+import { profilePhase } from './support/phase-profile.ts';
 
 const DATA_DIR = process.env.PSS_AIS_DATA_DIR ?? join(import.meta.dirname, '../../shared/data/ais');
 const LOOPS = Number(process.argv[2] ?? 4);
@@ -62,13 +62,7 @@ const sampler = setInterval(() => {
 
 const channel = channelFor(rt, 'bench', 'tcp');
 const source = new TcpSource({ endpoint: { name: 'bench', host: '127.0.0.1', port }, channel, backoff: { minMs: 1000, maxMs: 1000 }, idleTimeoutMs: 0, log });
-const profiling = process.env.PSS_BENCH_PROFILE;
-const inspector = new Session();
-if (profiling) {
-  inspector.connect();
-  await inspector.post('Profiler.enable');
-  await inspector.post('Profiler.start');
-}
+const profiled = await profilePhase();
 const started = performance.now();
 source.start();
 await new Promise<void>((resolve) => {
@@ -83,11 +77,7 @@ await source.stop();
 await rt.queue.flush();
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
-if (profiling) {
-  const { profile } = await inspector.post('Profiler.stop');
-  writeFileSync(profiling, JSON.stringify(profile));
-  inspector.disconnect();
-}
+await profiled();
 
 const metrics = await registry.getMetricsAsJSON();
 const valuesOf = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];

@@ -17,6 +17,7 @@ import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
 import { benchContext } from './support/bench-context.ts';
+import { profilePhase } from './support/phase-profile.ts';
 
 const ZONES = 1_000;
 const VESSELS = 10_000;
@@ -84,9 +85,11 @@ async function main(): Promise<void> {
   }
   const produceMs = performance.now() - t;
 
+  const profiled = await profilePhase();
   const processor = await startZoneProcessor(ctx);
   const firstAt = await untilProcessed(1);
   const lastAt = await untilProcessed(preload.length);
+  await profiled();
   const throughput = preload.length / ((lastAt - firstAt) / 1000);
   const eventsAfterPreload = await countEvents(pool);
 
