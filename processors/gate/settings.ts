@@ -48,8 +48,8 @@ export const GATE_SETTINGS = {
   },
   gateProcessorConsumers: {
     env: 'PSS_GATE_PROCESSOR_CONSUMERS',
-    description: 'Gate processor: consumers of gate.readings per processors instance (same group, each takes a share of the partitions), so one batch is decided while another is being stored. At most the partition count (6).',
-    default: '2',
+    description: 'Gate processor: consumers of gate.readings per processors instance (same group, each takes a share of the partitions), so batches are decided while others are being stored. At most the partition count (6).',
+    default: '4',
     parse: int(1, 6),
   },
   gateCommandAckTimeoutMs: {
