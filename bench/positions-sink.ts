@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const rate = (n: number, ms: number) => Math.round((n / ms) * 1000).toLocaleString('en');
   console.log(`positions: ${reports.length.toLocaleString('en')} (${VESSELS.toLocaleString('en')} vessels x ${REPORTS}); produced in ${(produceMs / 1000).toFixed(1)} s`);
   console.log(`1. sink end to end (Kafka -> PostGIS, one instance): ${rate(reports.length - first.stored, steadyMs)} positions/s from the first stored batch to the last row (goal >= 50,000); ${(sinkMs / 1000).toFixed(1)} s = ${rate(reports.length, sinkMs)} positions/s with the sink's start; stored ${counted[0]?.n}, vessels ${counted[0]?.vessels}; ${batches} batches of ${Math.round(reports.length / Math.max(1, batches))} on average, ${(batchSum).toFixed(1)} s in the handler`);
-  console.log(`2. database alone (unnest insert, batches of 5,000): ${rate(rows.length, dbMs)} positions/s`);
+  console.log(`2. database alone (insertPositions: binary COPY into the staging table, then INSERT ... ON CONFLICT; batches of 5,000): ${rate(rows.length, dbMs)} positions/s`);
   console.log(`3. re-read of every row (ON CONFLICT DO NOTHING): ${rate(rows.length, rereadMs)} positions/s, ${again} rows added`);
   console.log(`storage: ${Math.round(Number(size[0]?.bytes) / rows.length)} bytes per position with indexes`);
 
