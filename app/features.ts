@@ -15,6 +15,7 @@ import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/we
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { startRoleWorkers } from '../platform/role-workers.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
@@ -36,7 +37,14 @@ export const ingestFeature: Feature = {
 };
 
 /** Maritime threat zones and their rules: the zone and rule APIs and the zone processor (zone, dwell and behaviour rule events). */
-export const maritimeFeature: Feature = { name: 'maritime', routes: [...zoneRoutes, ...ruleRoutes], processors: (ctx) => startZoneProcessor(ctx) };
+export const maritimeFeature: Feature = {
+  name: 'maritime',
+  routes: [...zoneRoutes, ...ruleRoutes],
+  processors: (ctx) =>
+    ctx.config.maritimeZoneWorkers === 0
+      ? startZoneProcessor(ctx)
+      : startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ctx.config.maritimeZoneWorkers }),
+};
 
 /** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
 export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };

@@ -11,7 +11,8 @@ import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.
 import type { MaritimeRules } from '../schemas/maritime-rules.ts';
 import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
-import { registry } from '../platform/metrics.ts';
+import { metricTotal } from '../platform/metrics.ts';
+import { startRoleWorkers } from '../platform/role-workers.ts';
 import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
@@ -31,6 +32,7 @@ const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
 
 /** PSS_BENCH_ENCOUNTERS=0 leaves encounter rules out and every vessel at 5 to 14 kn (main's workload, for A/B). */
 const ENCOUNTERS = process.env.PSS_BENCH_ENCOUNTERS !== '0';
+const ZONE_WORKERS = Number(process.env.PSS_BENCH_ZONE_WORKERS ?? 2);
 
 /**
  * A realistic rule set (issue 12): every zone watches AIS integrity (loss after 10 min, jumps beyond
@@ -86,7 +88,11 @@ async function main(): Promise<void> {
   const produceMs = performance.now() - t;
 
   const profiled = await profilePhase();
-  const processor = await startZoneProcessor(ctx);
+  // PSS_BENCH_ZONE_WORKERS=N: the processor as N members in worker threads (PSS_MARITIME_ZONE_WORKERS).
+  const processor =
+    ZONE_WORKERS === 0
+      ? await startZoneProcessor(ctx)
+      : await startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ZONE_WORKERS, reportEveryMs: 20 });
   const firstAt = await untilProcessed(1);
   const lastAt = await untilProcessed(preload.length);
   await profiled();
@@ -150,6 +156,7 @@ async function main(): Promise<void> {
   const pct = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number) : NaN);
   const report = {
     zones: ZONES,
+    zone_workers: ZONE_WORKERS,
     rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : `ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10${ENCOUNTERS ? ', encounter_rules on 1/10 (1/10 of vessels at 1 kn)' : ''}`,
     zones_stored_ms: Math.round(zonesMs),
     vessels: VESSELS,
@@ -178,8 +185,7 @@ async function main(): Promise<void> {
 async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENCH_TIMEOUT_MS ?? 600_000)): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const metric = await registry.getSingleMetric('pss_maritime_positions_total')?.get();
-    const value = metric?.values[0]?.value ?? 0;
+    const value = await metricTotal('pss_maritime_positions_total');
     if (value >= n) return performance.now();
     if (Date.now() > deadline) throw new Error(`only ${value} of ${n} positions processed in time`);
     await new Promise((r) => setTimeout(r, 20));

@@ -327,7 +327,21 @@ const consumersOf = new WeakMap<KafkaOptions, Set<KafkaConsumer>>();
 
 /** What is stuck among the consumers started with these options: one line per stuck consumer. */
 export function stuckConsumers(kafka: KafkaOptions, now = Date.now()): string[] {
-  return [...(consumersOf.get(kafka) ?? [])].flatMap((c) => c.stuck(now) ?? []);
+  const remote = [...(remoteConsumersOf.get(kafka) ?? [])].flatMap((report) => report());
+  return [...(consumersOf.get(kafka) ?? [])].flatMap((c) => c.stuck(now) ?? []).concat(remote);
+}
+
+const remoteConsumersOf = new WeakMap<KafkaOptions, Set<() => string[]>>();
+
+/**
+ * Consumers started with these options in another thread (platform/role-workers.ts) report what is stuck
+ * among them through `report`; returns the function that stops counting them.
+ */
+export function addRemoteConsumers(kafka: KafkaOptions, report: () => string[]): () => void {
+  const reports = remoteConsumersOf.get(kafka) ?? new Set();
+  reports.add(report);
+  remoteConsumersOf.set(kafka, reports);
+  return () => reports.delete(report);
 }
 
 export class KafkaConsumer {

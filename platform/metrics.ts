@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 
 // One registry per process; every module registers its metrics here so /metrics shows them all.
 export const registry = new Registry();
@@ -17,4 +17,34 @@ export function histogram(name: string, help: string, labelNames: string[] = [],
     (registry.getSingleMetric(name) as Histogram<string> | undefined) ??
     new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) })
   );
+}
+
+type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+
+/** The latest metrics of each worker thread (platform/role-workers.ts), by worker. */
+const workerMetrics = new Map<string, MetricsSnapshot>();
+
+/** The process-wide metrics (CPU, memory, event loop) a worker would report again: the main thread's stand. */
+const PROCESS_WIDE = /^pss_(process|nodejs)_/;
+
+/** What a worker thread sends of its registry: its own metrics, without the process-wide ones. */
+export async function workerSnapshot(): Promise<MetricsSnapshot> {
+  return (await registry.getMetricsAsJSON()).filter((m) => !PROCESS_WIDE.test(m.name));
+}
+
+export function setWorkerMetrics(worker: string, snapshot: MetricsSnapshot | undefined): void {
+  if (snapshot === undefined) workerMetrics.delete(worker);
+  else workerMetrics.set(worker, snapshot);
+}
+
+/** This process's metrics: the main thread's, with its workers' latest (counters and histograms summed). */
+export async function processMetrics(): Promise<Registry> {
+  if (workerMetrics.size === 0) return registry;
+  return AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...workerMetrics.values()]);
+}
+
+/** One metric's value summed over its label sets, across the main thread and the workers. */
+export async function metricTotal(name: string): Promise<number> {
+  const metric = await (await processMetrics()).getSingleMetric(name)?.get();
+  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
 }

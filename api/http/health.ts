@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { registry } from '../../platform/metrics.ts';
+import { processMetrics } from '../../platform/metrics.ts';
 import { checkReadiness, type ReadinessCheck } from '../../platform/readiness.ts';
 
 /** /healthz (the process is alive), /readyz (its dependencies answer), /metrics (Prometheus). */
@@ -14,8 +14,9 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Router {
     res.status(result.ready ? 200 : 503).json({ status: result.ready ? 'ready' : 'unavailable', failing, checks: result.checks });
   });
   router.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
+    const metrics = await processMetrics();
+    res.setHeader('Content-Type', metrics.contentType);
+    res.send(await metrics.metrics());
   });
   return router;
 }

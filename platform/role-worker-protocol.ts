@@ -1,0 +1,26 @@
+// What the main thread and a role's worker threads (platform/role-workers.ts, role-worker.ts) say to
+// each other. Everything here is structured-cloneable.
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { Config } from './config.ts';
+
+export interface RoleWorkerData {
+  config: Config;
+  /** Names the worker in logs, metrics and readiness: `<role>-<index>`. */
+  worker: string;
+  /** URL of the module whose export `start` starts the role on a ServiceContext. */
+  module: string;
+  start: string;
+  /** How often the worker reports its metrics and stuck consumers. */
+  reportEveryMs: number;
+}
+
+export type ToWorker = { type: 'stop'; deadline: number };
+
+export type FromWorker =
+  | { type: 'started' }
+  | { type: 'failed'; message: string }
+  /** A transaction that stored events committed: the main thread wakes its relay. */
+  | { type: 'wake' }
+  /** Every `reportEveryMs`, and once more at the stop: the worker's metrics and its stuck consumers. */
+  | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[] }
+  | { type: 'stopped' };
