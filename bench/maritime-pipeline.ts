@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const processor =
     ZONE_WORKERS === 0
       ? await startZoneProcessor(ctx)
-      : await startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ZONE_WORKERS, reportEveryMs: 20 });
+      : await startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ZONE_WORKERS, reportEveryMs: 100 });
   const firstAt = await untilProcessed(1);
   const lastAt = await untilProcessed(preload.length);
   await profiled();
@@ -188,7 +188,7 @@ async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENC
     const value = await metricTotal('pss_maritime_positions_total');
     if (value >= n) return performance.now();
     if (Date.now() > deadline) throw new Error(`only ${value} of ${n} positions processed in time`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50)); // with workers each look sums their reports (metricTotal)
   }
 }
 
