@@ -274,9 +274,13 @@ class StreamFeed {
   readonly pending: Msg[] = [];
   failure: Error | undefined;
   #wake: (() => void) | undefined;
+  /** The partitions (topic:partition) the group gave this member at its last join; undefined: all (no group yet, or none told). */
+  #owned: ReadonlySet<string> | undefined;
 
-  constructor(readonly stream: Stream, maxBatch: number) {
+  constructor(readonly stream: Stream, maxBatch: number, owned?: ReadonlySet<string>) {
+    this.#owned = owned;
     stream.on('data', (message) => {
+      if (this.#owned !== undefined && !this.#owned.has(partitionKey(message.topic, message.partition))) return;
       this.pending.push(message);
       if (this.pending.length >= maxBatch) stream.pause();
       this.#notify();
@@ -307,6 +311,17 @@ class StreamFeed {
 
   wake(): void {
     this.#notify();
+  }
+
+  /**
+   * After a rejoin: records fetched for partitions the group gave another member are dropped, not handled.
+   * The new owner reads them from the last committed offset; handling them here too would evaluate them
+   * twice, from states this member reloads while the owner moves on.
+   */
+  keepOnly(owned: ReadonlySet<string>): void {
+    this.#owned = owned;
+    const kept = this.pending.filter((m) => owned.has(partitionKey(m.topic, m.partition)));
+    this.pending.splice(0, this.pending.length, ...kept);
   }
 
   #notify(): void {
@@ -354,6 +369,8 @@ export class KafkaConsumer {
   readonly #log: Logger;
   readonly #stopping = new AbortController();
   #feed: StreamFeed | undefined;
+  /** The partitions the group gave this member at its last join (StreamFeed drops records of others). */
+  #owned: ReadonlySet<string> | undefined;
   #done: Promise<void> | undefined;
   /** Per partition read since the last (re)join: the offset after its last handled record, and the last offset committed. */
   #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
@@ -380,7 +397,13 @@ export class KafkaConsumer {
       maxWaitTime: 100,
     });
     // Partitions may have moved: commit only what this member reads from now on.
-    this.#consumer.on('consumer:group:join', () => (this.#positions = new Map()));
+    this.#consumer.on('consumer:group:join', (joined: { assignments?: { topic: string; partitions: number[] }[] | null }) => {
+      this.#positions = new Map();
+      // A reader with chosen starts reads its partitions whatever the group says (its group is its own).
+      if (!joined.assignments || this.#opts.startOffsets.size > 0) return;
+      this.#owned = new Set(joined.assignments.flatMap((a) => a.partitions.map((p) => partitionKey(a.topic, p))));
+      this.#feed?.keepOnly(this.#owned);
+    });
   }
 
   /**
@@ -393,7 +416,7 @@ export class KafkaConsumer {
 
   /** Starts consuming; `stop` drains the in-flight batch. */
   async run(handler: BatchHandler): Promise<void> {
-    this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+    this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch, this.#owned);
     const running = consumersOf.get(this.#kafka) ?? new Set<KafkaConsumer>();
     running.add(this);
     consumersOf.set(this.#kafka, running);
@@ -438,7 +461,7 @@ export class KafkaConsumer {
         if (stopping.aborted) break;
         try {
           if (isOffsetOutOfRange(feed.failure)) await this.#resetOutOfRange();
-          this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch);
+          this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch, this.#owned);
           this.#troubleSince = undefined;
         } catch (err) {
           this.#log.error({ err }, 'kafka consumer stream could not be reopened');

@@ -42,6 +42,48 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     expect(second.map((r) => r.value.toString())).toEqual(['300']);
   });
 
+  it('after a rebalance a member hands its handler no record of a partition the group gave another member (regression)', async () => {
+    const shared = unique('rebalance');
+    await withAdmin((admin) => admin.ensureTopics([{ name: shared, key: 'k', partitions: 6, config: {}, description: '' }]));
+    await producer.send(Array.from({ length: 6_000 }, (_, i) => ({ topic: shared, key: `k-${i % 60}`, value: String(i) })));
+    const group = unique('rebalance-group');
+    const handled = { a: [] as { at: number; partitions: number[] }[], b: new Set<number>() };
+    let aJoins = 0;
+    let aRejoinedAt = Infinity;
+    let total = 0;
+    const values = new Set<string>();
+    // A slow member fetches ahead of its handler (records wait in its feed) when the second member joins.
+    const a = new KafkaConsumer(testKafka(), { groupId: group, topics: [shared], maxBatch: 100 });
+    a.onRebalance(() => {
+      if (++aJoins === 2) aRejoinedAt = performance.now();
+    });
+    await a.run(async (records) => {
+      handled.a.push({ at: performance.now(), partitions: records.map((r) => r.partition) });
+      total += records.length;
+      for (const r of records) values.add(r.value.toString());
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const b = new KafkaConsumer(testKafka(), { groupId: group, topics: [shared], maxBatch: 100 });
+    await b.run(async (records) => {
+      for (const r of records) handled.b.add(r.partition);
+      total += records.length;
+      for (const r of records) values.add(r.value.toString());
+    });
+    for (let i = 0; i < 400 && values.size < 6_000; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all([a.stop(), b.stop()]);
+    await withAdmin((admin) => admin.deleteTopics([shared])).catch(() => undefined);
+
+    expect(aJoins).toBeGreaterThanOrEqual(2);
+    expect(handled.b.size).toBeGreaterThan(0);
+    const aAfter = new Set(handled.a.filter((h) => h.at > aRejoinedAt).flatMap((h) => h.partitions));
+    expect([...aAfter].filter((p) => handled.b.has(p))).toEqual([]);
+    // Every record handled; at least once (what was in flight at the rebalance is read again by its new owner).
+    expect(values.size).toBe(6_000);
+    expect(total).toBeGreaterThanOrEqual(6_000);
+  });
+
   it('splits a send larger than the broker\'s message limit into requests it accepts', async () => {
     const big = unique('big');
     await withAdmin((admin) => admin.ensureTopics([{ name: big, key: 'k', partitions: 1, config: {}, description: '' }]));
