@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, webhooksFeature } from '../../../../app/features.ts';
 import { storeEvents } from '../../../../events/store.ts';
-import { inTransaction } from '../../../../platform/postgres.ts';
+import { createPool, inTransaction } from '../../../../platform/postgres.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { ManualClock } from '../../../support/clock.ts';
@@ -48,9 +48,16 @@ describe('webhook deliveries', () => {
     key = (await svc.key(['webhooks:write', 'webhooks:read'])).key;
   });
   afterAll(async () => {
-    await svc?.context.pool.query('DELETE FROM webhooks WHERE url LIKE $1', [`${receiver.url('')}%`]);
-    await svc?.context.pool.query('DELETE FROM security_events WHERE source_module = ANY($1)', [[module, 'webhooks']]);
+    // The service first: its dispatcher locks these webhooks' deliveries while retrying them, and a DELETE
+    // cascading to those rows meanwhile can deadlock with it.
+    const databaseUrl = svc?.context.config.databaseUrl;
     await svc?.stop();
+    if (databaseUrl !== undefined) {
+      const pool = createPool(databaseUrl, 1);
+      await pool.query('DELETE FROM webhooks WHERE url LIKE $1', [`${receiver.url('')}%`]);
+      await pool.query('DELETE FROM security_events WHERE source_module = ANY($1)', [[module, 'webhooks']]);
+      await pool.end();
+    }
     await receiver?.close();
     await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
   });
