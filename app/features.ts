@@ -14,8 +14,7 @@ import type { StreamHub } from '../delivery/stream/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
-import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
-import { startRoleWorkers } from '../platform/role-workers.ts';
+import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
@@ -37,14 +36,7 @@ export const ingestFeature: Feature = {
 };
 
 /** Maritime threat zones and their rules: the zone and rule APIs and the zone processor (zone, dwell and behaviour rule events). */
-export const maritimeFeature: Feature = {
-  name: 'maritime',
-  routes: [...zoneRoutes, ...ruleRoutes],
-  processors: (ctx) =>
-    ctx.config.maritimeZoneWorkers === 0
-      ? startZoneProcessor(ctx)
-      : startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ctx.config.maritimeZoneWorkers }),
-};
+export const maritimeFeature: Feature = { name: 'maritime', routes: [...zoneRoutes, ...ruleRoutes], processors: (ctx) => startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers) };
 
 /** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
 export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };

@@ -12,8 +12,7 @@ import type { MaritimeRules } from '../schemas/maritime-rules.ts';
 import { KafkaConsumer } from '../platform/kafka.ts';
 import { createLogger } from '../platform/log.ts';
 import { metricTotal } from '../platform/metrics.ts';
-import { startRoleWorkers } from '../platform/role-workers.ts';
-import { startZoneProcessor } from '../processors/maritime/zone-processor.ts';
+import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
 import { LOCATE_POSITION_SQL } from '../processors/maritime/zones/zone-sql.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
@@ -89,10 +88,7 @@ async function main(): Promise<void> {
 
   const profiled = await profilePhase();
   // PSS_BENCH_ZONE_WORKERS=N: the processor as N members in worker threads (PSS_MARITIME_ZONE_WORKERS).
-  const processor =
-    ZONE_WORKERS === 0
-      ? await startZoneProcessor(ctx)
-      : await startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL('../processors/maritime/zone-processor.ts', import.meta.url), start: 'startZoneProcessor', count: ZONE_WORKERS, reportEveryMs: 100 });
+  const processor = await startZoneProcessors(ctx, ZONE_WORKERS, 100);
   const firstAt = await untilProcessed(1);
   const lastAt = await untilProcessed(preload.length);
   await profiled();

@@ -269,18 +269,23 @@ function toMessage(r: OutRecord) {
 type Stream = MessagesStream<string, Buffer, string, string>;
 type Msg = Message<string, Buffer, string, string>;
 
+/** Partitions by topic, as a group assignment gives them (looked up per record, so no key is built). */
+type OwnedPartitions = ReadonlyMap<string, ReadonlySet<number>>;
+
+const owns = (owned: OwnedPartitions, m: { topic: string; partition: number }) => owned.get(m.topic)?.has(m.partition) === true;
+
 /** Waits for the next record, or for the stream to fail or close; `wake` is idempotent. */
 class StreamFeed {
   readonly pending: Msg[] = [];
   failure: Error | undefined;
   #wake: (() => void) | undefined;
-  /** The partitions (topic:partition) the group gave this member at its last join; undefined: all (no group yet, or none told). */
-  #owned: ReadonlySet<string> | undefined;
+  /** The partitions the group gave this member at its last join; undefined: all (no group yet, or none told). */
+  #owned: OwnedPartitions | undefined;
 
-  constructor(readonly stream: Stream, maxBatch: number, owned?: ReadonlySet<string>) {
+  constructor(readonly stream: Stream, maxBatch: number, owned?: OwnedPartitions) {
     this.#owned = owned;
     stream.on('data', (message) => {
-      if (this.#owned !== undefined && !this.#owned.has(partitionKey(message.topic, message.partition))) return;
+      if (this.#owned !== undefined && !owns(this.#owned, message)) return;
       this.pending.push(message);
       if (this.pending.length >= maxBatch) stream.pause();
       this.#notify();
@@ -318,10 +323,11 @@ class StreamFeed {
    * The new owner reads them from the last committed offset; handling them here too would evaluate them
    * twice, from states this member reloads while the owner moves on.
    */
-  keepOnly(owned: ReadonlySet<string>): void {
+  keepOnly(owned: OwnedPartitions): void {
     this.#owned = owned;
-    const kept = this.pending.filter((m) => owned.has(partitionKey(m.topic, m.partition)));
-    this.pending.splice(0, this.pending.length, ...kept);
+    let kept = 0;
+    for (const m of this.pending) if (owns(owned, m)) this.pending[kept++] = m;
+    this.pending.length = kept;
   }
 
   #notify(): void {
@@ -370,7 +376,7 @@ export class KafkaConsumer {
   readonly #stopping = new AbortController();
   #feed: StreamFeed | undefined;
   /** The partitions the group gave this member at its last join (StreamFeed drops records of others). */
-  #owned: ReadonlySet<string> | undefined;
+  #owned: OwnedPartitions | undefined;
   #done: Promise<void> | undefined;
   /** Per partition read since the last (re)join: the offset after its last handled record, and the last offset committed. */
   #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
@@ -401,7 +407,7 @@ export class KafkaConsumer {
       this.#positions = new Map();
       // A reader with chosen starts reads its partitions whatever the group says (its group is its own).
       if (!joined.assignments || this.#opts.startOffsets.size > 0) return;
-      this.#owned = new Set(joined.assignments.flatMap((a) => a.partitions.map((p) => partitionKey(a.topic, p))));
+      this.#owned = new Map(joined.assignments.map((a) => [a.topic, new Set(a.partitions)]));
       this.#feed?.keepOnly(this.#owned);
     });
   }

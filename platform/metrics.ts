@@ -32,9 +32,9 @@ export async function workerSnapshot(): Promise<MetricsSnapshot> {
   return (await registry.getMetricsAsJSON()).filter((m) => !PROCESS_WIDE.test(m.name));
 }
 
-export function setWorkerMetrics(worker: string, snapshot: MetricsSnapshot | undefined): void {
-  if (snapshot === undefined) workerMetrics.delete(worker);
-  else workerMetrics.set(worker, snapshot);
+/** Keeps a worker's latest report; a stopped worker's stays, since a process's counters only grow. */
+export function setWorkerMetrics(worker: string, snapshot: MetricsSnapshot): void {
+  workerMetrics.set(worker, snapshot);
 }
 
 /** This process's metrics: the main thread's, with its workers' latest (counters and histograms summed). */

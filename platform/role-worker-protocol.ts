@@ -14,6 +14,7 @@ export interface RoleWorkerData {
   reportEveryMs: number;
 }
 
+/** Stop the role, report once more, close the clients and let the thread exit (the main thread awaits the exit). */
 export type ToWorker = { type: 'stop'; deadline: number };
 
 export type FromWorker =
@@ -22,5 +23,4 @@ export type FromWorker =
   /** A transaction that stored events committed: the main thread wakes its relay. */
   | { type: 'wake' }
   /** Every `reportEveryMs`, and once more at the stop: the worker's metrics and its stuck consumers. */
-  | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[] }
-  | { type: 'stopped' };
+  | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[] };

@@ -38,7 +38,6 @@ try {
       await role.stop(message.deadline).catch((err: unknown) => log.warn({ err }, 'role did not stop cleanly'));
       await report().catch(() => undefined);
       await closeClients();
-      send({ type: 'stopped' });
       port.close();
     })();
   });

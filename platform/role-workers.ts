@@ -81,8 +81,6 @@ class RoleWorker {
             setWorkerMetrics(this.data.worker, message.metrics);
             this.#stuck = message.stuck;
             break;
-          case 'stopped':
-            break;
         }
       });
       thread.on('error', (err) => {
@@ -128,6 +126,5 @@ class RoleWorker {
       clearTimeout(late);
     }
     this.#unregister();
-    // Its counts stay in /metrics: counters of a process only grow.
   }
 }

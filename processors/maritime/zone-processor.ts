@@ -11,6 +11,7 @@ import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
+import { startRoleWorkers } from '../../platform/role-workers.ts';
 import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
@@ -65,6 +66,15 @@ class OwnedVessels {
     return partition === undefined ? undefined : this.feed.watermarks.get(partition);
   };
   partitionOfVessel = (mmsi: number): number | undefined => this.partitionOf.get(mmsi);
+}
+
+/**
+ * The zone processor as the instance runs it: one member of the group in this thread (`workers` 0), or
+ * `workers` members in worker threads (platform/role-workers.ts; PSS_MARITIME_ZONE_WORKERS).
+ */
+export function startZoneProcessors(ctx: ServiceContext, workers: number, reportEveryMs?: number): Promise<RunningRole> {
+  if (workers === 0) return startZoneProcessor(ctx);
+  return startRoleWorkers(ctx, { name: 'maritime-zones', module: new URL(import.meta.url), start: 'startZoneProcessor', count: workers, ...(reportEveryMs === undefined ? {} : { reportEveryMs }) });
 }
 
 export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesConfig = DEFAULT_ZONE_RULES_CONFIG): Promise<RunningRole> {

@@ -31,12 +31,10 @@ function counterIn(text: string, name: string): number {
 describe('the zone processor in worker threads', () => {
   let service: RunningService;
   const producer = new KafkaProducer(testKafka());
-  let prefix = '';
   const zoneIds: string[] = [];
 
   beforeAll(async () => {
-    const base = testConfig();
-    prefix = `${base.topicPrefix}zw-`;
+    const prefix = `${testConfig().topicPrefix}zw-`;
     service = await startService(testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_MARITIME_ZONE_WORKERS: '2' }), ['api', 'processors', 'ingest'], testLog, FEATURES);
     const { pool, config } = service.context;
     const key = (await createApiKey(pool, config.environment, { name: 'zone-workers', scopes: ['maritime:write'] }, 'test')).key;

@@ -50,7 +50,6 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     const handled = { a: [] as { at: number; partitions: number[] }[], b: new Set<number>() };
     let aJoins = 0;
     let aRejoinedAt = Infinity;
-    let total = 0;
     const values = new Set<string>();
     // A slow member fetches ahead of its handler (records wait in its feed) when the second member joins.
     const a = new KafkaConsumer(testKafka(), { groupId: group, topics: [shared], maxBatch: 100 });
@@ -59,7 +58,6 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     });
     await a.run(async (records) => {
       handled.a.push({ at: performance.now(), partitions: records.map((r) => r.partition) });
-      total += records.length;
       for (const r of records) values.add(r.value.toString());
       await new Promise((r) => setTimeout(r, 100));
     });
@@ -67,7 +65,6 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     const b = new KafkaConsumer(testKafka(), { groupId: group, topics: [shared], maxBatch: 100 });
     await b.run(async (records) => {
       for (const r of records) handled.b.add(r.partition);
-      total += records.length;
       for (const r of records) values.add(r.value.toString());
     });
     for (let i = 0; i < 400 && values.size < 6_000; i++) await new Promise((r) => setTimeout(r, 50));
@@ -79,9 +76,8 @@ describe('kafka through platform/kafka.ts against the real broker', () => {
     expect(handled.b.size).toBeGreaterThan(0);
     const aAfter = new Set(handled.a.filter((h) => h.at > aRejoinedAt).flatMap((h) => h.partitions));
     expect([...aAfter].filter((p) => handled.b.has(p))).toEqual([]);
-    // Every record handled; at least once (what was in flight at the rebalance is read again by its new owner).
+    // Every record handled, at least once (what was in flight at the rebalance is read again by its new owner).
     expect(values.size).toBe(6_000);
-    expect(total).toBeGreaterThanOrEqual(6_000);
   });
 
   it('splits a send larger than the broker\'s message limit into requests it accepts', async () => {
