@@ -29,6 +29,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'pss' } }, destination);
 }
 
+/** Where a logger (or its parent) writes its lines: a worker thread's lines are written there too. */
+export function destinationOf(log: Logger): pino.DestinationStream {
+  return (log as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym]!;
+}
+
 /**
  * Query parameter names that can carry a credential, compared lower-cased without separators
  * (`access_token`, `X-Api-Key`, `apiKey` alike): anything containing a word of the first kind, or

@@ -7,6 +7,8 @@ export interface RoleWorkerData {
   config: Config;
   /** Names the worker in logs, metrics and readiness: `<role>-<index>`. */
   worker: string;
+  /** The main thread's logger level: a worker logs what the instance's logger would. */
+  logLevel: string;
   /** URL of the module whose export `start` starts the role on a ServiceContext. */
   module: string;
   start: string;
@@ -22,5 +24,7 @@ export type FromWorker =
   | { type: 'failed'; message: string }
   /** A transaction that stored events committed: the main thread wakes its relay. */
   | { type: 'wake' }
+  /** A log line of the worker, written by the main thread to its own logger's destination. */
+  | { type: 'log'; line: string }
   /** Every `reportEveryMs`, and once more at the stop: the worker's metrics and its stuck consumers. */
   | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[] };

@@ -1,6 +1,6 @@
 // A role's worker thread (started by platform/role-workers.ts): its own Kafka clients, Postgres pool and
-// codec, the role started on them, events announced to the main thread's relay, and its metrics and stuck
-// consumers reported regularly so /metrics and /readyz show them.
+// codec, the role started on them, events announced to the main thread's relay, its log lines written by
+// the main thread, and its metrics and stuck consumers reported regularly so /metrics and /readyz show them.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createCodec } from './codec/index.ts';
 import type { ServiceContext } from './context.ts';
@@ -16,10 +16,11 @@ const WORKER_POOL_SIZE = 4;
 
 const port = parentPort;
 if (port === null) throw new Error('role-worker.ts runs in a worker thread (platform/role-workers.ts)');
-const { config, worker, module, start, reportEveryMs } = workerData as RoleWorkerData;
+const { config, worker, logLevel, module, start, reportEveryMs } = workerData as RoleWorkerData;
 const send = (message: FromWorker) => port.postMessage(message);
 
-const log = createLogger(config.logLevel).child({ worker });
+// Lines go to the main thread, which writes them where its own go (one destination per instance).
+const log = createLogger(logLevel, { write: (line: string) => send({ type: 'log', line }) }).child({ worker });
 const kafka = { brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-${worker}`, log };
 const pool = createPool(config.databaseUrl, Math.min(WORKER_POOL_SIZE, config.databasePoolSize), log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
 const producer = new KafkaProducer(kafka);

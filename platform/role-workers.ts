@@ -2,12 +2,14 @@
 // Node thread does all of a member's Kafka client work, decoding and evaluation, so members in workers
 // use more than one core. Each worker is what a separate instance would be (its own clients, pool and
 // caches; platform/role-worker.ts), so the group's guarantees carry over unchanged. The main thread wakes
-// its relay when a worker stored events, and shows the workers' metrics and stuck consumers.
+// its relay when a worker stored events, writes the workers' log lines where its own go, and shows the
+// workers' metrics and stuck consumers.
 // A worker that exits unexpectedly is started again (after 1 s, doubling up to 30 s while it keeps
 // failing); meanwhile the group gives its partitions to the other members, and /readyz names it.
 import { Worker } from 'node:worker_threads';
 import type { RunningRole, ServiceContext } from './context.ts';
 import { addRemoteConsumers } from './kafka.ts';
+import { destinationOf } from './log.ts';
 import { setWorkerMetrics } from './metrics.ts';
 import type { FromWorker, RoleWorkerData, ToWorker } from './role-worker-protocol.ts';
 
@@ -28,7 +30,7 @@ const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
 
 export async function startRoleWorkers(ctx: ServiceContext, opts: RoleWorkersOptions): Promise<RunningRole> {
-  const members = Array.from({ length: opts.count }, (_, i) => new RoleWorker(ctx, { config: ctx.config, worker: `${opts.name}-${i}`, module: opts.module.href, start: opts.start, reportEveryMs: opts.reportEveryMs ?? 1_000 }));
+  const members = Array.from({ length: opts.count }, (_, i) => new RoleWorker(ctx, { config: ctx.config, worker: `${opts.name}-${i}`, logLevel: ctx.log.level, module: opts.module.href, start: opts.start, reportEveryMs: opts.reportEveryMs ?? 1_000 }));
   try {
     await Promise.all(members.map((m) => m.start()));
   } catch (err) {
@@ -76,6 +78,9 @@ class RoleWorker {
             break;
           case 'wake':
             this.ctx.relay.wake();
+            break;
+          case 'log':
+            destinationOf(this.ctx.log).write(message.line);
             break;
           case 'report':
             setWorkerMetrics(this.data.worker, message.metrics);

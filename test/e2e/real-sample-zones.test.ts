@@ -7,7 +7,7 @@ import { FEATURES } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { createAisDecoder } from '../../ingest/ais/index.ts';
 import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
-import { registry } from '../../platform/metrics.ts';
+import { metricTotal } from '../../platform/metrics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { call } from '../support/service.ts';
 import { consumeUntil, testConfig, testKafka, testLog } from '../support/stack.ts';
@@ -25,8 +25,7 @@ function positionsIn(lines: string[]): number {
 
 async function untilEvaluated(n: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    const metric = await registry.getSingleMetric('pss_maritime_positions_total')?.get();
-    if ((metric?.values[0]?.value ?? 0) >= n) return;
+    if ((await metricTotal('pss_maritime_positions_total')) >= n) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the processor did not evaluate ${n} positions within 30 s`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/auth/api-keys.ts';
 import { authFeature, ingestFeature, maritimeFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
-import { registry as metrics } from '../../platform/metrics.ts';
+import { metricTotal } from '../../platform/metrics.ts';
 import { topicSpecs } from '../../platform/topics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { testRegistry, type TestRegistry } from '../support/schema-registry.ts';
@@ -82,8 +82,3 @@ describe('schema-registry mode end to end', () => {
     }
   }
 });
-
-async function metricTotal(name: string): Promise<number> {
-  const metric = metrics.getSingleMetric(name);
-  return metric === undefined ? 0 : (await metric.get()).values.reduce((sum, v) => sum + v.value, 0);
-}

@@ -1,11 +1,13 @@
 // startRoleWorkers (platform/role-workers.ts) with a fixture role: the workers build their own clients on
-// the real stack, wake the main thread's relay, report their metrics into this process's /metrics view,
-// and a worker that crashes is named by the readiness check and started again.
+// the real stack, wake the main thread's relay, log where the main thread logs and at its level, report
+// their metrics into this process's /metrics view, and a worker that crashes is named by the readiness check and started again.
+import { Writable } from 'node:stream';
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../../platform/codec/index.ts';
 import type { RunningRole, ServiceContext } from '../../../platform/context.ts';
 import { KafkaProducer, stuckConsumers } from '../../../platform/kafka.ts';
+import { createLogger } from '../../../platform/log.ts';
 import { metricTotal } from '../../../platform/metrics.ts';
 import { createPool } from '../../../platform/postgres.ts';
 import { startRoleWorkers } from '../../../platform/role-workers.ts';
@@ -25,11 +27,13 @@ describe('role workers', () => {
   const pool = createPool(config.databaseUrl, 2, testLog);
   const producer = new KafkaProducer(kafka);
   const channel = new BroadcastChannel('pss-role-workers-test');
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger('info', new Writable({ write: (chunk, _enc, done) => void (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }));
   let wakes = 0;
   let role: RunningRole;
 
   beforeAll(async () => {
-    const ctx: ServiceContext = { config, log: testLog, pool, kafka, topics: testTopics(), producer, codec: await createCodec('', testTopics()), relay: { wake: () => wakes++ } };
+    const ctx: ServiceContext = { config, log, pool, kafka, topics: testTopics(), producer, codec: await createCodec('', testTopics()), relay: { wake: () => wakes++ } };
     role = await startRoleWorkers(ctx, { name: 'test-role', module: new URL('../../fixtures/workers/test-role.ts', import.meta.url), start: 'startTestRole', count: 2, reportEveryMs: 50 });
   });
   afterAll(async () => {
@@ -47,6 +51,19 @@ describe('role workers', () => {
   it('wakes the main thread\'s relay when a worker asks', async () => {
     channel.postMessage('wake');
     await until(() => wakes === 2);
+  });
+
+  it('writes the workers\' log lines to the main thread\'s logger, at its level', async () => {
+    channel.postMessage('log:hello');
+    const said = () => lines.filter((l) => l.text === 'hello');
+    await until(() => said().length === 2);
+    // A worker's messages arrive in order: once its next wake is here, a debug line would be too.
+    channel.postMessage('wake');
+    await until(() => wakes === 4);
+    expect(said().map((l) => [l.worker, l.msg, l.level]).sort()).toEqual([
+      ['test-role-0', 'test role says', 40],
+      ['test-role-1', 'test role says', 40],
+    ]);
   });
 
   it('names a crashed worker in readiness and starts it again', async () => {

@@ -4,7 +4,7 @@ import { maritimeFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
 import { KafkaProducer } from '../../../../platform/kafka.ts';
 import { createLogger } from '../../../../platform/log.ts';
-import { registry } from '../../../../platform/metrics.ts';
+import { metricTotal } from '../../../../platform/metrics.ts';
 import { createPool, migrate, type Pool } from '../../../../platform/postgres.ts';
 import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
@@ -65,7 +65,7 @@ describe('the zone processor while its Postgres connections stop answering', () 
       const e = valueOf(r) as SecurityEvent;
       return e.type === 'zone_entry' && e.metadata.mmsi === mmsi;
     });
-  const stalledBatches = async () => (await registry.getSingleMetric('pss_maritime_batch_timeouts_total')?.get())?.values[0]?.value ?? 0;
+  const stalledBatches = () => metricTotal('pss_maritime_batch_timeouts_total');
 
   it('counts and logs the timed-out batch, retries it, and emits its event once Postgres answers', async () => {
     await send(BEFORE);
