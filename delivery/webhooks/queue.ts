@@ -137,6 +137,9 @@ export async function recordAttempts(pool: Pool, records: AttemptRecord[]): Prom
       response_code: result.statusCode ?? null, response_time_ms: result.responseTimeMs, error: result.failure?.message ?? null,
       reason: result.failure?.reason ?? null, excerpt: result.excerpt ?? null, attempted_at: new Date(attemptedAt).toISOString(), webhook_id: claimed.webhookId,
     }));
+    // The webhooks first, in id order, as DELETE /v1/webhooks/{id} locks its webhook before cascading to
+    // the deliveries: locking a delivery first and its webhook after deadlocked with that DELETE.
+    await client.query('SELECT 1 FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [[...new Set(rows.map((r) => r.webhook_id))]]);
     const { rows: recorded } = await client.query<{ id: string }>(
       `WITH r AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, token text, attempt int, status text, next_attempt_at timestamptz,

@@ -41,6 +41,12 @@ export class VesselDirectory {
     this.#learned.add(report.mmsi);
   }
 
+  /** Whether the name or category of one of `held` changed since `takeLearned` was last called. */
+  learnedAny(held: ReadonlyMap<number, unknown>): boolean {
+    for (const mmsi of this.#learned) if (held.has(mmsi)) return true;
+    return false;
+  }
+
   /** The vessels whose name or category changed since the last call. */
   takeLearned(): Set<number> {
     const learned = this.#learned;

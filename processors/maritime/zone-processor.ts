@@ -44,6 +44,8 @@ const STATIC_WAIT_BOUND_MS = 2_000;
 
 /** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
 const HOUSEKEEPING_EVERY_MS = 10_000;
+/** How often an idle zone consumer looks for static data learned about the vessels it holds. */
+const LEARNED_TICK_MS = 1_000;
 
 /**
  * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
@@ -101,6 +103,9 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     groupId: `${ctx.config.topicPrefix}maritime-zones`,
     topics: [ctx.topics.aisPositions],
     maxBatch: 10_000,
+    // Static data learned for a vessel this member holds is applied within a second even while none of
+    // its partitions brings a position (members in workers or instances each own only some partitions).
+    tickMs: LEARNED_TICK_MS,
   });
   consumer.onRebalance(() => {
     const pending = [...owned.unwritten.values()];
@@ -142,6 +147,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   }
 
   async function evaluate(records: InRecord[]): Promise<void> {
+    if (records.length === 0 && !directory.learnedAny(owned.states)) return;
     const started = performance.now();
     const items = await parsePositions(records);
     const v = owned;

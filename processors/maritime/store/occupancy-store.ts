@@ -62,19 +62,23 @@ export async function applyOccupancy(
       WHERE zone_id = ANY($1::text[]) ORDER BY zone_id, schedule_name FOR UPDATE`,
     [touched],
   );
-  const { rows: counted } = await client.query<{ zone_id: string; n: number }>(
-    'SELECT zone_id, count(*)::int AS n FROM maritime_zone_occupancy WHERE zone_id = ANY($1::text[]) GROUP BY zone_id',
+  const { rows: counted } = await client.query<{ zone_id: string; n: number; latest: number }>(
+    `SELECT zone_id, count(*)::int AS n, extract(epoch FROM max(entered_at))::float8 * 1000 AS latest
+       FROM maritime_zone_occupancy WHERE zone_id = ANY($1::text[]) GROUP BY zone_id`,
     [touched],
   );
-  const countOf = new Map(counted.map((r) => [r.zone_id, r.n]));
+  const countOf = new Map(counted.map((r) => [r.zone_id, r]));
   const intents: RuleIntent[] = [];
   const updates: { zone_id: string; name: string; at: number | null }[] = [];
   for (const zone_id of touched) {
     const zone = zones.get(zone_id) as RuleZone;
-    // At the crossing that changed the count; at the window's edge only where nothing crossed.
+    // At the crossing that changed the count, or at the latest counted stay's start when that is later:
+    // another instance (or worker) may have counted a vessel that entered after this batch's crossing,
+    // and the zone held them all only from then, in whatever order the instances got there. At the
+    // window's edge where nothing crossed.
     const crossed = relevant.reduce((max, c) => (c.zone_id === zone_id && c.at > max ? c.at : max), 0);
-    const at = crossed === 0 && windowAt.has(zone_id) ? windows.at : crossed;
-    const count = countOf.get(zone_id) ?? 0;
+    const { n: count, latest } = countOf.get(zone_id) ?? { n: 0, latest: 0 };
+    const at = crossed === 0 && windowAt.has(zone_id) ? windows.at : Math.max(crossed, latest);
     for (const schedule of ruleSets.get(zone_id)?.time_rules?.schedules ?? []) {
       const exceeded = alerts.find((a) => a.zone_id === zone_id && a.schedule_name === schedule.name)?.exceeded ?? false;
       const decision = occupancyDecision(exceeded, count, schedule, windowInForce(schedule, zone, at));
