@@ -4,7 +4,8 @@
 import type { RunningRole } from '../platform/context.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter } from '../platform/metrics.ts';
-import type { Pool } from '../platform/postgres.ts';
+import { startPeriodicJob } from '../platform/periodic-job.ts';
+import { deleteInBatches, type Pool } from '../platform/postgres.ts';
 
 const expired = counter('pss_events_expired_total', 'Security events deleted by retention (PSS_EVENT_RETENTION_DAYS)');
 
@@ -17,44 +18,28 @@ const EVERY_MS = 60 * 60 * 1000;
  * old recording are kept as long as any others (as on the security.events topic).
  */
 export async function deleteExpiredEvents(pool: Pool, days: number, batchSize = BATCH): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await pool.query(
-      `DELETE FROM security_events WHERE id IN (
-         SELECT id FROM security_events WHERE created_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      [days, batchSize],
-    );
-    const deleted = rowCount ?? 0;
-    total += deleted;
-    expired.inc(deleted);
-    if (deleted < batchSize) return total;
-  }
+  const deleted = await deleteInBatches(
+    pool,
+    `DELETE FROM security_events WHERE id IN (
+       SELECT id FROM security_events WHERE created_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [days],
+    batchSize,
+  );
+  expired.inc(deleted);
+  return deleted;
 }
 
 /** The hourly job of an api instance (app/features.ts); the first run is at start. 0 days: never deletes. */
 export function startEventRetention(ctx: { pool: Pool; log: Logger; config: { eventRetentionDays: number } }): RunningRole {
   const days = ctx.config.eventRetentionDays;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const run = () => {
-    running = deleteExpiredEvents(ctx.pool, days).then(
-      (n) => {
-        if (n > 0) ctx.log.info({ deleted: n, retention_days: days }, 'expired security events deleted');
-      },
-      (err: unknown) => ctx.log.warn({ err }, 'event retention failed; retried at the next run'),
-    );
-    void running.then(() => {
-      if (!stopped) timer = setTimeout(run, EVERY_MS);
-    });
-  };
-  if (days > 0) run();
-  return {
+  if (days === 0) return { name: 'event-retention', stop: async () => undefined };
+  return startPeriodicJob({
     name: 'event-retention',
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    everyMs: EVERY_MS,
+    log: ctx.log,
+    run: async () => {
+      const n = await deleteExpiredEvents(ctx.pool, days);
+      if (n > 0) ctx.log.info({ deleted: n, retention_days: days }, 'expired security events deleted');
     },
-  };
+  });
 }

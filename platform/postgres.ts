@@ -108,3 +108,16 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     throw err;
   }
 }
+
+/**
+ * Runs `sql`, a DELETE of at most `batchSize` rows (its last parameter), until a run deletes fewer: a
+ * retention job that never holds many locks or runs one long statement. Returns how many it deleted.
+ */
+export async function deleteInBatches(pool: pg.Pool, sql: string, params: unknown[], batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = (await pool.query(sql, [...params, batchSize])).rowCount ?? 0;
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}

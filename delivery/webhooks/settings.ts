@@ -47,6 +47,12 @@ export const WEBHOOK_SETTINGS = {
     default: '200',
     parse: int(10, 60_000),
   },
+  webhookHistoryRetentionDays: {
+    env: 'PSS_WEBHOOK_HISTORY_RETENTION_DAYS',
+    description: 'Webhooks: days a finished delivery (delivered, failed or cancelled) is kept with its attempts after its last change; older ones are deleted hourly, in batches, by every api instance. Pending deliveries are never deleted. 0 keeps the history forever; a range replay reaches back at most this far.',
+    default: '30',
+    parse: int(0, 36_500),
+  },
   webhookReplayPerSecond: {
     env: 'PSS_WEBHOOK_REPLAY_PER_SECOND',
     description: 'Webhooks: the pace of a range replay, in deliveries per second to the one webhook.',

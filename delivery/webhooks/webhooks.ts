@@ -1,5 +1,6 @@
 // The webhooks module's entry point: what the API routes and the service assembly use. One per service
-// instance: the secret box, the dispatcher (started with the api role) and the matcher feeding it.
+// instance: the secret box, the dispatcher (started with the api role), the matcher feeding it and the
+// retention of the delivery history.
 import type { Clock } from '../../platform/clock.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { ConfigError } from '../../platform/config.ts';
@@ -9,13 +10,14 @@ import { Dispatcher, attemptDelivery } from './dispatcher.ts';
 import { claimTestDelivery, readDelivery, testEvent, type DeliveryView } from './history.ts';
 import { startMatcher } from './matcher.ts';
 import { recordAttempts } from './queue.ts';
+import { startDeliveryRetention } from './retention.ts';
 import { SecretBox } from './secret-box.ts';
 
 export interface WebhookModule {
   clock: Clock;
   box: SecretBox;
   dispatcher: Dispatcher;
-  /** Starts the matcher and the dispatcher (the api role's worker). */
+  /** Starts the matcher, the dispatcher and the history retention (the api role's work). */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Sends a synthetic event of `eventType` now, waits for the answer and returns the recorded delivery. */
@@ -37,6 +39,7 @@ export function createWebhookModule(ctx: ServiceContext, clock: Clock = systemCl
   const log = ctx.log.child({ module: 'webhooks' });
   const dispatcher = new Dispatcher({ pool: ctx.pool, config: ctx.config, clock, box, relay: ctx.relay, log });
   let matcher: { stop(): Promise<void> } | undefined;
+  let retention: { stop(): Promise<void> } | undefined;
   return {
     clock,
     box,
@@ -45,8 +48,10 @@ export function createWebhookModule(ctx: ServiceContext, clock: Clock = systemCl
       checkProductionSettings(ctx);
       dispatcher.start();
       matcher = await startMatcher(ctx, clock, () => dispatcher.wake());
+      retention = startDeliveryRetention({ pool: ctx.pool, log, config: ctx.config });
     },
     async stop() {
+      await retention?.stop();
       await matcher?.stop();
       await dispatcher.stop();
     },

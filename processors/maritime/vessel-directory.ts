@@ -43,6 +43,11 @@ export class VesselDirectory {
 
   /** Whether the name or category of one of `held` changed since `takeLearned` was last called. */
   learnedAny(held: ReadonlyMap<number, unknown>): boolean {
+    // The smaller side: after the start every vessel of the vessels table counts as learned.
+    if (held.size < this.#learned.size) {
+      for (const mmsi of held.keys()) if (this.#learned.has(mmsi)) return true;
+      return false;
+    }
     for (const mmsi of this.#learned) if (held.has(mmsi)) return true;
     return false;
   }

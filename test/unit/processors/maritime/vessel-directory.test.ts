@@ -16,6 +16,18 @@ describe('VesselDirectory', () => {
     expect([...directory.takeLearned()]).toEqual([1]);
   });
 
+  it('says whether it learned something of the vessels held, from either side, until taken', () => {
+    const directory = new VesselDirectory();
+    for (let mmsi = 1; mmsi <= 5; mmsi++) directory.apply({ mmsi, name: `V${mmsi}` });
+    expect(directory.learnedAny(new Map())).toBe(false);
+    expect(directory.learnedAny(new Map([[9, {}]]))).toBe(false);
+    expect(directory.learnedAny(new Map([[3, {}]]))).toBe(true);
+    expect(directory.learnedAny(new Map([[1, {}], [2, {}], [6, {}], [7, {}], [8, {}], [9, {}]]))).toBe(true);
+    expect(directory.learnedAny(new Map([[6, {}], [7, {}], [8, {}], [9, {}], [10, {}], [11, {}]]))).toBe(false);
+    directory.takeLearned();
+    expect(directory.learnedAny(new Map([[3, {}]]))).toBe(false);
+  });
+
   it('says whether it has read a topic up to given end offsets, and waits for it within a bound', async () => {
     const directory = new VesselDirectory();
     const ends = new Map([[0, 5n], [1, 0n]]);

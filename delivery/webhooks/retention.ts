@@ -1,0 +1,46 @@
+// Retention of the webhook delivery history (PSS_WEBHOOK_HISTORY_RETENTION_DAYS): finished deliveries
+// (delivered, failed, cancelled) that have not changed for that many days are deleted with their
+// attempts, in small batches that skip rows a dispatcher or a replay holds. Pending deliveries are never
+// deleted, however old: they are still owed to their endpoint.
+import type { RunningRole } from '../../platform/context.ts';
+import type { Logger } from '../../platform/log.ts';
+import { counter } from '../../platform/metrics.ts';
+import { startPeriodicJob } from '../../platform/periodic-job.ts';
+import { deleteInBatches, type Pool } from '../../platform/postgres.ts';
+
+const expired = counter('pss_webhook_deliveries_expired_total', 'Finished webhook deliveries deleted with their attempts by retention (PSS_WEBHOOK_HISTORY_RETENTION_DAYS)');
+
+const BATCH = 5_000;
+const EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes finished deliveries last changed more than `days` days ago (a replay changes a delivery, so a
+ * replayed one is kept from the replay on), `batchSize` per statement, until none is left; returns how many.
+ */
+export async function deleteExpiredDeliveries(pool: Pool, days: number, batchSize = BATCH): Promise<number> {
+  const deleted = await deleteInBatches(
+    pool,
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
+        LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [days],
+    batchSize,
+  );
+  expired.inc(deleted);
+  return deleted;
+}
+
+/** The hourly job of an api instance, with the dispatcher; the first run is at start. 0 days: never deletes. */
+export function startDeliveryRetention(ctx: { pool: Pool; log: Logger; config: { webhookHistoryRetentionDays: number } }): RunningRole {
+  const days = ctx.config.webhookHistoryRetentionDays;
+  if (days === 0) return { name: 'webhook-history-retention', stop: async () => undefined };
+  return startPeriodicJob({
+    name: 'webhook-history-retention',
+    everyMs: EVERY_MS,
+    log: ctx.log,
+    run: async () => {
+      const n = await deleteExpiredDeliveries(ctx.pool, days);
+      if (n > 0) ctx.log.info({ deleted: n, retention_days: days }, 'expired webhook deliveries deleted');
+    },
+  });
+}
