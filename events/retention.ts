@@ -4,13 +4,12 @@
 import type { RunningRole } from '../platform/context.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter } from '../platform/metrics.ts';
-import { startPeriodicJob } from '../platform/periodic-job.ts';
+import { startRetention } from '../platform/periodic-job.ts';
 import { deleteInBatches, type Pool } from '../platform/postgres.ts';
 
 const expired = counter('pss_events_expired_total', 'Security events deleted by retention (PSS_EVENT_RETENTION_DAYS)');
 
 const BATCH = 5_000;
-const EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Deletes events stored more than `days` days ago, `batchSize` per statement, until none is left; returns
@@ -31,15 +30,5 @@ export async function deleteExpiredEvents(pool: Pool, days: number, batchSize = 
 
 /** The hourly job of an api instance (app/features.ts); the first run is at start. 0 days: never deletes. */
 export function startEventRetention(ctx: { pool: Pool; log: Logger; config: { eventRetentionDays: number } }): RunningRole {
-  const days = ctx.config.eventRetentionDays;
-  if (days === 0) return { name: 'event-retention', stop: async () => undefined };
-  return startPeriodicJob({
-    name: 'event-retention',
-    everyMs: EVERY_MS,
-    log: ctx.log,
-    run: async () => {
-      const n = await deleteExpiredEvents(ctx.pool, days);
-      if (n > 0) ctx.log.info({ deleted: n, retention_days: days }, 'expired security events deleted');
-    },
-  });
+  return startRetention({ name: 'event-retention', days: ctx.config.eventRetentionDays, log: ctx.log, expire: (days) => deleteExpiredEvents(ctx.pool, days), deletedMessage: 'expired security events deleted' });
 }

@@ -5,13 +5,12 @@
 import type { RunningRole } from '../../platform/context.ts';
 import type { Logger } from '../../platform/log.ts';
 import { counter } from '../../platform/metrics.ts';
-import { startPeriodicJob } from '../../platform/periodic-job.ts';
+import { startRetention } from '../../platform/periodic-job.ts';
 import { deleteInBatches, type Pool } from '../../platform/postgres.ts';
 
 const expired = counter('pss_webhook_deliveries_expired_total', 'Finished webhook deliveries deleted with their attempts by retention (PSS_WEBHOOK_HISTORY_RETENTION_DAYS)');
 
 const BATCH = 5_000;
-const EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Deletes finished deliveries last changed more than `days` days ago (a replay changes a delivery, so a
@@ -32,15 +31,5 @@ export async function deleteExpiredDeliveries(pool: Pool, days: number, batchSiz
 
 /** The hourly job of an api instance, with the dispatcher; the first run is at start. 0 days: never deletes. */
 export function startDeliveryRetention(ctx: { pool: Pool; log: Logger; config: { webhookHistoryRetentionDays: number } }): RunningRole {
-  const days = ctx.config.webhookHistoryRetentionDays;
-  if (days === 0) return { name: 'webhook-history-retention', stop: async () => undefined };
-  return startPeriodicJob({
-    name: 'webhook-history-retention',
-    everyMs: EVERY_MS,
-    log: ctx.log,
-    run: async () => {
-      const n = await deleteExpiredDeliveries(ctx.pool, days);
-      if (n > 0) ctx.log.info({ deleted: n, retention_days: days }, 'expired webhook deliveries deleted');
-    },
-  });
+  return startRetention({ name: 'webhook-history-retention', days: ctx.config.webhookHistoryRetentionDays, log: ctx.log, expire: (days) => deleteExpiredDeliveries(ctx.pool, days), deletedMessage: 'expired webhook deliveries deleted' });
 }
