@@ -14,6 +14,7 @@ import type { StreamHub } from '../delivery/stream/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
+import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
@@ -36,7 +37,20 @@ export const ingestFeature: Feature = {
 };
 
 /** Maritime threat zones and their rules: the zone and rule APIs and the zone processor (zone, dwell and behaviour rule events). */
-export const maritimeFeature: Feature = { name: 'maritime', routes: [...zoneRoutes, ...ruleRoutes], processors: (ctx) => startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers) };
+export const maritimeFeature: Feature = {
+  name: 'maritime',
+  routes: [...zoneRoutes, ...ruleRoutes],
+  processors: async (ctx) => {
+    const zones = await startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers);
+    const pruning = startPairPruning(ctx);
+    return {
+      name: 'maritime',
+      stop: async (deadline) => {
+        await Promise.all([zones.stop(deadline), pruning.stop()]);
+      },
+    };
+  },
+};
 
 /** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
 export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };

@@ -1,4 +1,8 @@
-import type { PoolClient } from '../../../platform/postgres.ts';
+import type { RunningRole } from '../../../platform/context.ts';
+import type { Logger } from '../../../platform/log.ts';
+import { counter } from '../../../platform/metrics.ts';
+import { startRetention } from '../../../platform/periodic-job.ts';
+import { deleteInBatches, type Pool, type PoolClient } from '../../../platform/postgres.ts';
 import type { ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
 import type { RuleZone } from '../rules/config.ts';
 import {
@@ -158,6 +162,34 @@ async function writeFixes(client: PoolClient, latest: EncounterFix[]): Promise<v
       [gone.map((f) => f.zone_id), gone.map((f) => f.mmsi), gone.map((f) => f.t)],
     );
   }
+}
+
+const prunedPairs = counter('pss_maritime_encounter_pairs_pruned_total', 'Closed encounter pair rows deleted a week after their last judged instant');
+
+/** Closed pairs are kept this long after their last judged instant (event time), then deleted. */
+export const CLOSED_PAIR_KEEP_DAYS = 7;
+
+/**
+ * Deletes closed pairs whose last judged instant is more than `days` days old, in batches that skip rows an
+ * instance holds. A closed row only guards its last episode against being judged again by a replay of
+ * recent batches (crash recovery re-reads minutes); a pair that meets again later starts a new row.
+ */
+export async function pruneClosedPairs(pool: Pool, days: number, batchSize = 5_000): Promise<number> {
+  const deleted = await deleteInBatches(
+    pool,
+    `DELETE FROM maritime_encounter_pairs WHERE ctid IN (
+       SELECT ctid FROM maritime_encounter_pairs WHERE NOT open AND last_at < now() - make_interval(days => $1)
+        LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [days],
+    batchSize,
+  );
+  prunedPairs.inc(deleted);
+  return deleted;
+}
+
+/** The hourly pruning of a processors instance (once per instance, whatever its zone workers). */
+export function startPairPruning(ctx: { pool: Pool; log: Logger }): RunningRole {
+  return startRetention({ name: 'encounter-pair-pruning', days: CLOSED_PAIR_KEEP_DAYS, log: ctx.log, expire: (days) => pruneClosedPairs(ctx.pool, days), deletedMessage: 'closed encounter pairs deleted' });
 }
 
 /** Pairs of vessels both in this batch with fixes close in space and time (neither is in the table yet). */

@@ -3,7 +3,7 @@ import { createPool, inTransaction, migrate, type Pool } from '../../../../platf
 import type { RuleZone } from '../../../../processors/maritime/rules/config.ts';
 import type { EncounterFix } from '../../../../processors/maritime/rules/encounter-rule.ts';
 import type { RuleIntent } from '../../../../processors/maritime/rules/rule-intent.ts';
-import { applyEncounters } from '../../../../processors/maritime/store/encounter-store.ts';
+import { applyEncounters, CLOSED_PAIR_KEEP_DAYS, pruneClosedPairs } from '../../../../processors/maritime/store/encounter-store.ts';
 import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
 import type { ZoneRuleSet } from '../../../../schemas/maritime-rules.ts';
 import { testConfig, testLog, unique } from '../../../support/stack.ts';
@@ -54,5 +54,21 @@ describe('encounter pairing across instances (Postgres)', () => {
     expect(apart.map((i) => [i.type, i.metadata.duration_minutes])).toEqual([['encounter_end', 120]]);
     const { rows } = await pool.query('SELECT open, fired FROM maritime_encounter_pairs WHERE zone_id = $1', [zoneId]);
     expect(rows).toEqual([{ open: false, fired: true }]);
+  });
+
+  it('prunes closed pairs a week after their last judged instant, and keeps open and recent ones', async () => {
+    const row = (lo: number, open: boolean, daysAgo: number) =>
+      pool.query(
+        `INSERT INTO maritime_encounter_pairs (zone_id, mmsi_lo, mmsi_hi, open, since, last_close_at, last_at, closest_m, fired)
+         VALUES ($1, $2, $2 + 1, $3, now() - make_interval(days => $4 + 1), now() - make_interval(days => $4), now() - make_interval(days => $4), 120, true)`,
+        [zoneId, lo, open, daysAgo],
+      );
+    await row(219_005_101, false, CLOSED_PAIR_KEEP_DAYS + 1);
+    await row(219_005_103, false, CLOSED_PAIR_KEEP_DAYS + 30);
+    await row(219_005_105, true, CLOSED_PAIR_KEEP_DAYS + 30);
+    await row(219_005_107, false, CLOSED_PAIR_KEEP_DAYS - 1);
+    expect(await pruneClosedPairs(pool, CLOSED_PAIR_KEEP_DAYS, 1)).toBeGreaterThanOrEqual(2);
+    const { rows } = await pool.query<{ mmsi_lo: number; open: boolean }>('SELECT mmsi_lo, open FROM maritime_encounter_pairs WHERE zone_id = $1 AND mmsi_lo > 219005100 ORDER BY mmsi_lo', [zoneId]);
+    expect(rows).toEqual([{ mmsi_lo: 219_005_105, open: true }, { mmsi_lo: 219_005_107, open: false }]);
   });
 });
