@@ -21,7 +21,7 @@ import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
 import { startStaticSink } from '../processors/vessels/static-sink.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { ServiceContext } from '../platform/context.ts';
+import { rolesTogether, type ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
 
 /** Authentication and credentials: /v1/auth/* and the OAuth server at {auth_url}/oauth. */
@@ -40,16 +40,7 @@ export const ingestFeature: Feature = {
 export const maritimeFeature: Feature = {
   name: 'maritime',
   routes: [...zoneRoutes, ...ruleRoutes],
-  processors: async (ctx) => {
-    const zones = await startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers);
-    const pruning = startPairPruning(ctx);
-    return {
-      name: 'maritime',
-      stop: async (deadline) => {
-        await Promise.all([zones.stop(deadline), pruning.stop()]);
-      },
-    };
-  },
+  processors: async (ctx) => rolesTogether('maritime', [await startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers), startPairPruning(ctx)]),
 };
 
 /** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
@@ -90,16 +81,7 @@ export const vesselsFeature: Feature = {
   name: 'vessels',
   routes: vesselRoutes,
   setup: (config) => applyAnalystLogin(config.databaseUrl, config.analystPassword),
-  processors: async (ctx) => {
-    const positions = await startPositionSink(ctx);
-    const statics = await startStaticSink(ctx);
-    return {
-      name: 'vessel-sinks',
-      stop: async () => {
-        await Promise.all([positions.stop(), statics.stop()]);
-      },
-    };
-  },
+  processors: async (ctx) => rolesTogether('vessel-sinks', [await startPositionSink(ctx), await startStaticSink(ctx)]),
 };
 
 /**

@@ -184,7 +184,7 @@ async function untilProcessed(n: number, timeoutMs = Number(process.env.PSS_BENC
     const value = await metricTotal('pss_maritime_positions_total');
     if (value >= n) return performance.now();
     if (Date.now() > deadline) throw new Error(`only ${value} of ${n} positions processed in time`);
-    await new Promise((r) => setTimeout(r, 50)); // with workers each look sums their reports (metricTotal)
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

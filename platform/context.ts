@@ -35,3 +35,8 @@ export interface RunningRole {
   name: string;
   stop(deadline?: number): Promise<void>;
 }
+
+/** Roles a feature starts together, stopped together (each with the same deadline). */
+export function rolesTogether(name: string, roles: readonly RunningRole[]): RunningRole {
+  return { name, stop: async (deadline) => void (await Promise.all(roles.map((r) => r.stop(deadline)))) };
+}

@@ -43,8 +43,10 @@ export async function processMetrics(): Promise<Registry> {
   return AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...workerMetrics.values()]);
 }
 
-/** One metric's value summed over its label sets, across the main thread and the workers. */
+/** One counter's value summed over its label sets, across the main thread and the workers' latest reports. */
 export async function metricTotal(name: string): Promise<number> {
-  const metric = await (await processMetrics()).getSingleMetric(name)?.get();
-  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+  const sum = (values: readonly { value: number }[]) => values.reduce((total, v) => total + v.value, 0);
+  let total = sum((await registry.getSingleMetric(name)?.get())?.values ?? []);
+  for (const snapshot of workerMetrics.values()) total += sum(snapshot.find((m) => m.name === name)?.values ?? []);
+  return total;
 }

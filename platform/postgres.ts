@@ -111,13 +111,15 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
 
 /**
  * Runs `sql`, a DELETE of at most `batchSize` rows (its last parameter), until a run deletes fewer: a
- * retention job that never holds many locks or runs one long statement. Returns how many it deleted.
+ * retention job that never holds many locks or runs one long statement. Each batch is counted in
+ * `deleted` as it commits; returns how many rows it deleted in all.
  */
-export async function deleteInBatches(pool: pg.Pool, sql: string, params: unknown[], batchSize: number): Promise<number> {
+export async function deleteInBatches(pool: pg.Pool, sql: string, params: unknown[], batchSize: number, deleted: { inc(n: number): void }): Promise<number> {
   let total = 0;
   for (;;) {
-    const deleted = (await pool.query(sql, [...params, batchSize])).rowCount ?? 0;
-    total += deleted;
-    if (deleted < batchSize) return total;
+    const n = (await pool.query(sql, [...params, batchSize])).rowCount ?? 0;
+    deleted.inc(n);
+    total += n;
+    if (n < batchSize) return total;
   }
 }

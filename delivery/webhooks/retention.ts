@@ -17,16 +17,15 @@ const BATCH = 5_000;
  * replayed one is kept from the replay on), `batchSize` per statement, until none is left; returns how many.
  */
 export async function deleteExpiredDeliveries(pool: Pool, days: number, batchSize = BATCH): Promise<number> {
-  const deleted = await deleteInBatches(
+  return deleteInBatches(
     pool,
     `DELETE FROM webhook_deliveries WHERE id IN (
        SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
         LIMIT $2 FOR UPDATE SKIP LOCKED)`,
     [days],
     batchSize,
+    expired,
   );
-  expired.inc(deleted);
-  return deleted;
 }
 
 /** The hourly job of an api instance, with the dispatcher; the first run is at start. 0 days: never deletes. */

@@ -65,12 +65,12 @@ describe('the zone processor in worker threads', () => {
       [236180000, 'Northern approach channel'],
       [220492000, 'Middelgrund anchorage'],
     ];
-    // Only the workers evaluate positions here: the main thread's registry counts none.
     const events = ofThisPort(await consumeUntil(service.context.topics.securityEvents, (seen) => wanted.every(([m, z]) => entered(ofThisPort(seen), m, z)), { timeoutMs: 60_000 }));
     for (const [mmsi, zone] of wanted) expect(entered(events, mmsi, zone), `${mmsi} entering ${zone}`).toBe(true);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
 
-    // Every position of the recording, counted by the workers (reported about once a second).
+    // Every position of the recording, counted by the workers (reported about once a second; the main
+    // thread evaluates none here, so /metrics shows the workers' counts).
     const decoder = createAisDecoder({ source: 'count', now: Date.now });
     const positions = lines.flatMap((line) => decoder.push(line)).filter((r) => r.kind === 'position' && r.lat !== undefined).length;
     let evaluated = 0;

@@ -175,16 +175,15 @@ export const CLOSED_PAIR_KEEP_DAYS = 7;
  * recent batches (crash recovery re-reads minutes); a pair that meets again later starts a new row.
  */
 export async function pruneClosedPairs(pool: Pool, days: number, batchSize = 5_000): Promise<number> {
-  const deleted = await deleteInBatches(
+  return deleteInBatches(
     pool,
     `DELETE FROM maritime_encounter_pairs WHERE ctid IN (
        SELECT ctid FROM maritime_encounter_pairs WHERE NOT open AND last_at < now() - make_interval(days => $1)
         LIMIT $2 FOR UPDATE SKIP LOCKED)`,
     [days],
     batchSize,
+    prunedPairs,
   );
-  prunedPairs.inc(deleted);
-  return deleted;
 }
 
 /** The hourly pruning of a processors instance (once per instance, whatever its zone workers). */

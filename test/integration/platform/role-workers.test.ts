@@ -78,6 +78,6 @@ describe('role workers', () => {
     expect(troubles.flat()).toContain('test-role-1: exited with code 1; restarting');
     // Both running again: each wakes the relay.
     channel.postMessage('wake');
-    await until(() => wakes === 4);
+    await until(() => wakes === 6);
   });
 });

@@ -48,8 +48,8 @@ describe('webhook deliveries', () => {
     key = (await svc.key(['webhooks:write', 'webhooks:read'])).key;
   });
   afterAll(async () => {
-    // The service first: its dispatcher locks these webhooks' deliveries while retrying them, and a DELETE
-    // cascading to those rows meanwhile can deadlock with it.
+    // The service first: a DELETE of several webhooks locks them in its scan order, and a dispatcher
+    // recording attempts of two of them (in id order) meanwhile can deadlock with it.
     const databaseUrl = svc?.context.config.databaseUrl;
     await svc?.stop();
     if (databaseUrl !== undefined) {

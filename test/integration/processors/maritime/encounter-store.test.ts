@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, inTransaction, migrate, type Pool } from '../../../../platform/postgres.ts';
-import type { RuleZone } from '../../../../processors/maritime/rules/config.ts';
 import type { EncounterFix } from '../../../../processors/maritime/rules/encounter-rule.ts';
 import type { RuleIntent } from '../../../../processors/maritime/rules/rule-intent.ts';
 import { applyEncounters, CLOSED_PAIR_KEEP_DAYS, pruneClosedPairs } from '../../../../processors/maritime/store/encounter-store.ts';
-import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
-import type { ZoneRuleSet } from '../../../../schemas/maritime-rules.ts';
-import { testConfig, testLog, unique } from '../../../support/stack.ts';
+import { storeRuleZone, type RuleZoneFixture } from '../../../support/rule-zone.ts';
+import { testConfig, testLog } from '../../../support/stack.ts';
 
 // The cross-instance pairing in real PostGIS: two "instances" (two connections, each with its own vessel)
 // deciding on the same pair at the same moment emit exactly one encounter between them.
@@ -16,17 +14,14 @@ const B = 219_005_002;
 
 describe('encounter pairing across instances (Postgres)', () => {
   let pool: Pool;
-  let zones: Map<string, RuleZone>;
-  let ruleSets: Map<string, ZoneRuleSet>;
+  let zones: RuleZoneFixture['zones'];
+  let ruleSets: RuleZoneFixture['ruleSets'];
   let zoneId: string;
 
   beforeAll(async () => {
     await migrate(testConfig().databaseUrl, testLog);
     pool = createPool(testConfig().databaseUrl, 4);
-    const zone = await new ZoneStore(pool).create({ name: unique('encounter-store'), type: 'anchorage', alert_level: 'low', active: true, geometry: { type: 'Circle', center: [16.1, 54.9], radius_meters: 3000 } });
-    zoneId = zone.id;
-    zones = new Map([[zone.id, zone as RuleZone]]);
-    ruleSets = new Map([[zone.id, { encounter_rules: { max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' } }]]);
+    ({ zoneId, zones, ruleSets } = await storeRuleZone(pool, 'encounter-store', [16.1, 54.9], 3000, { encounter_rules: { max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' } }));
   });
   afterAll(async () => {
     await pool?.end();

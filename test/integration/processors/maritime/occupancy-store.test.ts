@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, inTransaction, migrate, type Pool } from '../../../../platform/postgres.ts';
-import type { RuleZone } from '../../../../processors/maritime/rules/config.ts';
 import type { OccupancyChange } from '../../../../processors/maritime/rules/occupancy-rule.ts';
 import { applyOccupancy } from '../../../../processors/maritime/store/occupancy-store.ts';
-import { ZoneStore } from '../../../../processors/maritime/zones/zone-store.ts';
-import type { ZoneRuleSet } from '../../../../schemas/maritime-rules.ts';
-import { testConfig, testLog, unique } from '../../../support/stack.ts';
+import { storeRuleZone, type RuleZoneFixture } from '../../../support/rule-zone.ts';
+import { testConfig, testLog } from '../../../support/stack.ts';
 
 // Occupancy counted across instances (two connections, each with its own vessels): the alert's time does
 // not depend on which instance got to its vessels first. Before, it was the time of the report that
@@ -15,17 +13,14 @@ const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 describe('occupancy across instances (Postgres)', () => {
   let pool: Pool;
-  let zones: Map<string, RuleZone>;
-  let ruleSets: Map<string, ZoneRuleSet>;
+  let zones: RuleZoneFixture['zones'];
+  let ruleSets: RuleZoneFixture['ruleSets'];
   let zoneId: string;
 
   beforeAll(async () => {
     await migrate(testConfig().databaseUrl, testLog);
     pool = createPool(testConfig().databaseUrl, 4);
-    const zone = await new ZoneStore(pool).create({ name: unique('occupancy-store'), type: 'anchorage', alert_level: 'low', active: true, geometry: { type: 'Circle', center: [16.3, 54.9], radius_meters: 2000 } });
-    zoneId = zone.id;
-    zones = new Map([[zone.id, zone as RuleZone]]);
-    ruleSets = new Map([[zone.id, { time_rules: { schedules: [{ name: 'capacity', days: [...WEEK], max_vessels: 2, alert_level: 'medium' }] } }]]);
+    ({ zoneId, zones, ruleSets } = await storeRuleZone(pool, 'occupancy-store', [16.3, 54.9], 2000, { time_rules: { schedules: [{ name: 'capacity', days: [...WEEK], max_vessels: 2, alert_level: 'medium' }] } }));
   });
   afterAll(async () => {
     await pool?.end();
