@@ -3,6 +3,7 @@
 # port (zones seeded, the real DMA recording replayed through ingest, events printed as they happen).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source infra/node.sh
 bash infra/deps.sh
 if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then bash infra/stack.sh up; fi
 exec node bin/pss.js demo "$@"

@@ -3,7 +3,9 @@
 # end-to-end) with a coverage report in coverage/. Integration tests talk to the real Kafka and PostGIS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source infra/node.sh
 bash infra/deps.sh
+echo "test.sh: Node.js $(node --version) at $(command -v node)"
 # Start the stack only when no addresses are configured (Docker users and CI services set them).
 if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
   if ! docker info >/dev/null 2>&1; then
