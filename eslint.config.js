@@ -1,10 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Only platform/kafka.ts may talk to a Kafka client library directly.
+// Only platform/kafka/ may talk to a Kafka client library directly.
 const kafkaClients = [
-  { name: 'kafkajs', message: 'Use platform/kafka.ts' },
-  { name: '@platformatic/kafka', message: 'Use platform/kafka.ts' },
+  { name: 'kafkajs', message: 'Use platform/kafka/index.ts' },
+  { name: '@platformatic/kafka', message: 'Use platform/kafka/index.ts' },
 ];
 
 /**
@@ -45,7 +45,7 @@ export default tseslint.config(
   })),
   {
     // The Kafka module's own integration test injects faults with the client directly.
-    files: ['platform/kafka.ts', 'bench/kafka-clients.ts', 'test/integration/platform/kafka.test.ts'],
+    files: ['platform/kafka/**/*.ts', 'bench/kafka-clients.ts', 'test/integration/platform/kafka.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -8,7 +8,7 @@ import { listen } from './http/server.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import type { Config, Role } from '../platform/config.ts';
 import type { RelaySignal, RunningRole, ServiceContext } from '../platform/context.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';

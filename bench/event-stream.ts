@@ -14,7 +14,7 @@ import { eventRecord } from '../events/event-record.ts';
 import { eventId } from '../events/event-id.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../app/config.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';

@@ -10,7 +10,7 @@ import { createApiKey } from '../api/auth/api-keys.ts';
 import { authFeature, gateFeature } from '../app/features.ts';
 import { startService } from '../app/service.ts';
 import { loadConfig } from '../app/config.ts';
-import { KafkaAdmin } from '../platform/kafka.ts';
+import { KafkaAdmin } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';

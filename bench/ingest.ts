@@ -14,7 +14,7 @@ import { createIngestRuntime } from '../ingest/runtime.ts';
 import { TcpSource } from '../ingest/sources/tcp.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../app/config.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { registry } from '../platform/metrics.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';

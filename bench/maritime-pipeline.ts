@@ -9,7 +9,7 @@ import pg from 'pg';
 import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
 import type { MaritimeRules } from '../schemas/maritime-rules.ts';
-import { KafkaConsumer } from '../platform/kafka.ts';
+import { KafkaConsumer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { metricTotal } from '../platform/metrics.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';

@@ -19,7 +19,7 @@ import { createWebhook } from '../delivery/webhooks/store.ts';
 import { eventId } from '../events/event-id.ts';
 import { storeEvents } from '../events/store.ts';
 import { systemClock } from '../platform/clock.ts';
-import { KafkaAdmin } from '../platform/kafka.ts';
+import { KafkaAdmin } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { createPool, inTransaction, migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';

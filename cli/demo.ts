@@ -11,7 +11,7 @@ import { AisChannel } from '../ingest/ais-channel.ts';
 import { ingestRuntime } from '../ingest/runtime.ts';
 import { SyntheticClock } from '../ingest/sources/replay-timing.ts';
 import { loadConfig } from '../app/config.ts';
-import { KafkaConsumer } from '../platform/kafka.ts';
+import { KafkaConsumer } from '../platform/kafka/index.ts';
 import { createLogger, type Logger } from '../platform/log.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import { DEMO_ZONES } from './demo/copenhagen-port.ts';

@@ -13,7 +13,7 @@ import { replayFile } from '../ingest/sources/file.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../app/config.ts';
 import { hasRecordedTimes, MAX_LINES_PER_SECOND, parseRate, SyntheticClock, TIME_PROBE_LINES } from '../ingest/sources/replay-timing.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '../app/config.ts';
-import { KafkaAdmin } from '../platform/kafka.ts';
+import { KafkaAdmin } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicSpecs } from '../platform/topics.ts';
 

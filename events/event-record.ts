@@ -1,5 +1,5 @@
 import type { TopicCodec } from '../platform/codec/index.ts';
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 
 /** What a security.events record carries: a new event, or an operator's change of a published one. */

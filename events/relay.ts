@@ -4,7 +4,7 @@
 // claims skip what another relay holds, so the normal path publishes each event once. A crash between the
 // broker's acknowledgement and the claim's commit publishes those events again, with the same ids.
 import type { RelaySignal } from '../platform/context.ts';
-import type { KafkaProducer } from '../platform/kafka.ts';
+import type { KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, gauge, histogram } from '../platform/metrics.ts';
 import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';

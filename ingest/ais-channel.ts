@@ -4,7 +4,7 @@
 // It is a Writable stream, so `socket.pipe(channel)` gives back-pressure for free: while the queue is
 // behind, the write callback waits, the channel's buffer fills, and pipe() pauses the socket.
 import { Writable } from 'node:stream';
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 import type { AisRecords } from './ais-records.ts';
 import { AisTally } from './ais-records.ts';
 import { createAisDecoder, createLineSplitter, type AisDecoder, type LineSplitter } from './ais/index.ts';

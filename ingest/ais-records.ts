@@ -4,7 +4,7 @@
 // only counted. The value is the report exactly as schemas/ais.ts describes it: `source` is the feed and
 // `received_at` the moment this ingest instance decoded it.
 import type { TopicCodec } from '../platform/codec/index.ts';
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 import type { TopicId } from '../platform/topics.ts';
 import {
   nonVesselReportSchema,

@@ -1,6 +1,6 @@
 // The one shape of a dead-letter record (schemas/dead-letter.ts), for every feed and path. Every dead letter
 // is built here, so every one is bounded: raw input of any size becomes a record of a few kB.
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 import type { TopicId } from '../platform/topics.ts';
 import { DEAD_LETTER_DETAIL_MAX_CHARS, DEAD_LETTER_RAW_MAX_CHARS, type DeadLetter } from '../schemas/dead-letter.ts';
 import type { AisReject } from '../schemas/ais.ts';

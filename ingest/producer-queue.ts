@@ -8,7 +8,7 @@
 import { EventEmitter, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RecordsRefusedError } from '../platform/errors.ts';
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { ingestMetrics } from './metrics.ts';
 

@@ -6,7 +6,7 @@
 // static report is appended. So a batch holding both goes out in two sends: first everything except the
 // reports of vessels whose static data is in the batch, then those, once the first is acknowledged.
 // (Batches themselves are ordered: the queue keeps one in flight by default, PSS_INGEST_MAX_IN_FLIGHT.)
-import type { OutRecord } from '../platform/kafka.ts';
+import type { OutRecord } from '../platform/kafka/index.ts';
 
 /** The sends of one batch, in order: one group, or two when static data must be acknowledged first. */
 export function staticFirst(records: OutRecord[], staticTopic: string): OutRecord[][] {

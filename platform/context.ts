@@ -1,6 +1,6 @@
 import type { TopicCodec } from './codec/index.ts';
 import type { Config } from './config.ts';
-import type { KafkaOptions, KafkaProducer } from './kafka.ts';
+import type { KafkaOptions, KafkaProducer } from './kafka/index.ts';
 import type { Logger } from './log.ts';
 import type { Pool } from './postgres.ts';
 import type { TopicId } from './topics.ts';

@@ -1,5 +1,5 @@
 import { recentTimeout, type Pool } from './postgres.ts';
-import { KafkaAdmin, stuckConsumers, type KafkaOptions } from './kafka.ts';
+import { KafkaAdmin, stuckConsumers, type KafkaOptions } from './kafka/index.ts';
 import { withDeadline } from './deadline.ts';
 
 export interface DependencyStatus {

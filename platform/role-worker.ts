@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createCodec } from './codec/index.ts';
 import type { ServiceContext } from './context.ts';
-import { KafkaProducer, stuckConsumers } from './kafka.ts';
+import { KafkaProducer, stuckConsumers } from './kafka/index.ts';
 import { createLogger } from './log.ts';
 import { workerSnapshot } from './metrics.ts';
 import { createPool } from './postgres.ts';

@@ -8,7 +8,7 @@
 // failing); meanwhile the group gives its partitions to the other members, and /readyz names it.
 import { Worker } from 'node:worker_threads';
 import type { RunningRole, ServiceContext } from './context.ts';
-import { addRemoteConsumers } from './kafka.ts';
+import { addRemoteConsumers } from './kafka/index.ts';
 import { destinationOf } from './log.ts';
 import { setWorkerMetrics } from './metrics.ts';
 import type { FromWorker, RoleWorkerData, ToWorker } from './role-worker-protocol.ts';

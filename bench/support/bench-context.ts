@@ -5,7 +5,7 @@ import { loadConfig } from '../../app/config.ts';
 import { EventRelay } from '../../events/relay.ts';
 import { createCodec } from '../../platform/codec/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { KafkaAdmin, KafkaProducer } from '../../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { createPool, migrate } from '../../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../../platform/topics.ts';

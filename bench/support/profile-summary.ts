@@ -18,7 +18,7 @@ const STAGES: [string, (f: ProfileNode['callFrame']) => boolean][] = [
   ['AIS decode (ingest/ais)', (f) => f.url.includes('/ingest/ais/')],
   ['schema validation (ajv)', (f) => f.url.includes('/ajv') || (f.url === '' && /^validate\d*$/.test(f.functionName))],
   ['JSON.stringify (inlined into the codec)', (f) => f.functionName === 'stringify' || f.url.endsWith('/platform/codec/index.ts')],
-  ['Kafka client (@platformatic/kafka)', (f) => f.url.includes('@platformatic/kafka') || f.url.includes('/platform/kafka.ts')],
+  ['Kafka client (@platformatic/kafka)', (f) => f.url.includes('@platformatic/kafka') || f.url.includes('/platform/kafka/')],
   ['ingest pipeline (records, queue, channel)', (f) => f.url.includes('/ingest/')],
   ['node core (net, streams, buffers)', (f) => f.url.startsWith('node:')],
   ['metrics (prom-client)', (f) => f.url.includes('prom-client')],

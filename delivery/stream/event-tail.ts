@@ -3,7 +3,7 @@
 // order across partitions, keeping each partition's order.
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { TopicCodec } from '../../platform/codec/index.ts';
-import type { InRecord, KafkaPartitionReader } from '../../platform/kafka.ts';
+import type { InRecord, KafkaPartitionReader } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { streamRecord, type StreamRecord } from './stream-record.ts';
 

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { systemClock, type Clock } from '../../platform/clock.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
-import { KafkaPartitionReader, type KafkaOptions } from '../../platform/kafka.ts';
+import { KafkaPartitionReader, type KafkaOptions } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { Pool } from '../../platform/postgres.ts';
 import type { StreamFilters } from '../../schemas/stream.ts';

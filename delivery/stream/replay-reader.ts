@@ -1,7 +1,7 @@
 // Reads what a resuming client missed from Kafka by offset, when it is older than this instance's ring:
 // the range from the client's handle to the hub's position, every partition, filtered as the client asked.
 import type { TopicCodec } from '../../platform/codec/index.ts';
-import type { KafkaPartitionReader } from '../../platform/kafka.ts';
+import type { KafkaPartitionReader } from '../../platform/kafka/index.ts';
 import type { EventMatcher } from './filters.ts';
 import { ReplaySelection, type Selection } from './replay-selection.ts';
 import { streamRecord } from './stream-record.ts';

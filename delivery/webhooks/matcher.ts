@@ -3,7 +3,7 @@
 // then wakes this instance's dispatcher. Offsets are committed only after the deliveries are stored.
 import type { Clock } from '../../platform/clock.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { KafkaConsumer } from '../../platform/kafka.ts';
+import { KafkaConsumer } from '../../platform/kafka/index.ts';
 import type { Pool } from '../../platform/postgres.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { matches, type WebhookFilter } from './matching.ts';

@@ -1,7 +1,7 @@
 // Gate readings: validate one input item against schemas/gate-reading.ts, add the findings the gate
 // processor needs, and build its gate.readings record (key: gate) or its dead-letter record.
 import type { TopicCodec } from '../../platform/codec/index.ts';
-import type { OutRecord } from '../../platform/kafka.ts';
+import type { OutRecord } from '../../platform/kafka/index.ts';
 import type { TopicId } from '../../platform/topics.ts';
 import { gateReadingSchema, type GateFinding, type GateReading, type GateReadingRecord } from '../../schemas/gate-reading.ts';
 import { deadLetter } from '../dead-letter.ts';

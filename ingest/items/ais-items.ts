@@ -9,7 +9,7 @@
 //              static report's `ship_type` gives its `ship_category` (and hazardous category) through the
 //              decoder's table, so authorization by vessel type treats JSON and NMEA input alike; a
 //              category that contradicts the code is rejected as report_invalid.
-import type { OutRecord } from '../../platform/kafka.ts';
+import type { OutRecord } from '../../platform/kafka/index.ts';
 import { MAX_REPORTED_AHEAD_MS, type AisDecodeResult, type AisReport } from '../../schemas/ais.ts';
 import { AisTally, type AisOutcome, type AisRecords } from '../ais-records.ts';
 import { createAisDecoder, describeShipType } from '../ais/index.ts';

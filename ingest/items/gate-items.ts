@@ -1,5 +1,5 @@
 // The items of POST /v1/ingest/gate: each reading validated on its own; findings reported per item.
-import type { OutRecord } from '../../platform/kafka.ts';
+import type { OutRecord } from '../../platform/kafka/index.ts';
 import { processGateItem, type GateContext } from '../gate/readings.ts';
 import { ingestMetrics } from '../metrics.ts';
 import { ItemLedger, type ItemsOutcome } from './items.ts';

@@ -1,6 +1,6 @@
 // What became of each item of an HTTP ingest request, and the answer body that says so
 // (202 when nothing was rejected, 422 when something was; both list accepted, rejected and skipped items).
-import type { OutRecord } from '../../platform/kafka.ts';
+import type { OutRecord } from '../../platform/kafka/index.ts';
 import type { IngestAnswer } from '../../schemas/ingest.ts';
 
 export type { IngestAnswer };

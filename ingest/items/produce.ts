@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.ts';
-import type { OutRecord } from '../../platform/kafka.ts';
+import type { OutRecord } from '../../platform/kafka/index.ts';
 import type { IngestRuntime } from '../runtime.ts';
 
 /**

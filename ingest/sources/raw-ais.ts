@@ -3,7 +3,7 @@
 // commits only below it), and the fragment timeout, applied to every holding source at every call, so the
 // orphan of a source that fell quiet is dead-lettered on time and stops holding back its partition.
 import type { TopicCodec } from '../../platform/codec/index.ts';
-import type { HeldRecord, InRecord, OutRecord } from '../../platform/kafka.ts';
+import type { HeldRecord, InRecord, OutRecord } from '../../platform/kafka/index.ts';
 import { AisTally, type AisRecords } from '../ais-records.ts';
 import type { AisSettings } from '../ais-settings.ts';
 import { createAisDecoder, type AisDecoder } from '../ais/index.ts';

@@ -4,7 +4,7 @@
 // as every other path. Offsets are committed only after the produced records are acknowledged, so a crash
 // re-reads and re-produces (at least once; consumers of the output topics are idempotent).
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
-import { KafkaConsumer, type OutRecord } from '../../platform/kafka.ts';
+import { KafkaConsumer, type OutRecord } from '../../platform/kafka/index.ts';
 import { aisSettings } from '../ais-settings.ts';
 import { processGateItem } from '../gate/readings.ts';
 import { ingestMetrics } from '../metrics.ts';

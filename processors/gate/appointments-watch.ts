@@ -4,7 +4,7 @@
 // with a backlog of 30,000 bookings at start). So the readings consumer first asks where the topic ends
 // and waits, bounded, until the appointments group has committed up to there (it commits after storing).
 import { withDeadline } from '../../platform/deadline.ts';
-import { KafkaAdmin, type KafkaOptions } from '../../platform/kafka.ts';
+import { KafkaAdmin, type KafkaOptions } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 
 /**

@@ -8,7 +8,7 @@
 //     let the consumer commit. A reading_id already stored (a replay after a crash, a retried ingest) is
 //     skipped by the insert, so it yields no second transaction, audit entry or event.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
-import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaConsumer, type InRecord } from '../../platform/kafka/index.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import { storeEvents } from '../../events/store.ts';

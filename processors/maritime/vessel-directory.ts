@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { withDeadline } from '../../platform/deadline.ts';
-import { KafkaAdmin, KafkaConsumer } from '../../platform/kafka.ts';
+import { KafkaAdmin, KafkaConsumer } from '../../platform/kafka/index.ts';
 import type { VesselStatic } from '../../schemas/ais.ts';
 import { staticSinkGroup } from '../vessels/static-sink.ts';
 import { readVesselDirectory } from '../vessels/vessel-store.ts';

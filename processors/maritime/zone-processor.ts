@@ -8,7 +8,7 @@
 // relay (events/relay.ts) delivers them, after a crash too; waiting would tie the batch to the broker's
 // produce latency and gain no guarantee.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
-import { KafkaConsumer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaConsumer, type InRecord } from '../../platform/kafka/index.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
 import { startRoleWorkers } from '../../platform/role-workers.ts';

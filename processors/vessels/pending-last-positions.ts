@@ -3,7 +3,7 @@
 // (one upsert per vessel per batch, as costly as the batch's inserts); gathered over a second, a busy
 // port's thousands of reports become one upsert per vessel. Until written, the records they came from
 // are held: offsets are not committed past them, so a crash re-reads them and nothing is lost.
-import type { HeldRecord } from '../../platform/kafka.ts';
+import type { HeldRecord } from '../../platform/kafka/index.ts';
 import type { PositionRow } from './position-rows.ts';
 
 export interface FlushPolicy {

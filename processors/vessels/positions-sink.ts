@@ -8,7 +8,7 @@
 // index build on a large closed day does not hold up the start.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { compileSchema, describeErrors } from '../../ingest/validation.ts';
-import { KafkaConsumer, type BatchHandler, type HeldRecord } from '../../platform/kafka.ts';
+import { KafkaConsumer, type BatchHandler, type HeldRecord } from '../../platform/kafka/index.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { vesselPositionSchema, type VesselPosition } from '../../schemas/ais.ts';
 import { maintainPartitions, type Maintained } from './partitions.ts';

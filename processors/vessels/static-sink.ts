@@ -2,7 +2,7 @@
 // voyage data into `vessels`. A new group starts from the earliest offset, so a fresh database fills from
 // what compaction kept; re-reading a batch merges the same values again (idempotent).
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
-import { KafkaConsumer } from '../../platform/kafka.ts';
+import { KafkaConsumer } from '../../platform/kafka/index.ts';
 import { counter } from '../../platform/metrics.ts';
 import { compileSchema, describeErrors } from '../../ingest/validation.ts';
 import { vesselStaticSchema, type VesselStatic } from '../../schemas/ais.ts';

@@ -3,7 +3,7 @@ import { gateFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { checkDigit } from '../../ingest/gate/iso6346.ts';
 import { findingsOf } from '../../ingest/gate/readings.ts';
-import { KafkaProducer } from '../../platform/kafka.ts';
+import { KafkaProducer } from '../../platform/kafka/index.ts';
 import { topicNames, topicSpecs } from '../../platform/topics.ts';
 import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
 import { reading } from '../support/gate-readings.ts';

@@ -11,7 +11,7 @@ import { authFeature, gateFeature, ingestFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { checkDigit } from '../../ingest/gate/iso6346.ts';
 import { findingsOf } from '../../ingest/gate/readings.ts';
-import { KafkaProducer } from '../../platform/kafka.ts';
+import { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReading, GateReadingRecord } from '../../schemas/gate-reading.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/auth/api-keys.ts';
 import { authFeature, maritimeFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
-import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
 import { call, expectErrorBody } from '../support/service.ts';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
-import { KafkaAdmin, KafkaProducer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaAdmin, KafkaProducer, type InRecord } from '../../platform/kafka/index.ts';
 import { createPool, migrate, type Pool } from '../../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../../platform/topics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';

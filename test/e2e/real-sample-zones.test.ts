@@ -6,7 +6,7 @@ import { DEMO_ZONES } from '../../cli/demo/copenhagen-port.ts';
 import { FEATURES } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { createAisDecoder } from '../../ingest/ais/index.ts';
-import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../platform/kafka/index.ts';
 import { metricTotal } from '../../platform/metrics.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { call } from '../support/service.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../api/auth/api-keys.ts';
 import { authFeature, ingestFeature, maritimeFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
-import type { InRecord } from '../../platform/kafka.ts';
+import type { InRecord } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { call } from '../support/service.ts';
 import { consumeUntil, testConfig, testLog } from '../support/stack.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, streamFeature } from '../../app/features.ts';
 import { compileFilters } from '../../delivery/stream/filters.ts';
-import { KafkaProducer } from '../../platform/kafka.ts';
+import { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { StreamFilters } from '../../schemas/stream.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';

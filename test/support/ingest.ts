@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createIngestRuntime, type IngestRuntime } from '../../ingest/runtime.ts';
 import { createCodec } from '../../platform/codec/index.ts';
 import type { Config } from '../../platform/config.ts';
-import { KafkaProducer, type InRecord } from '../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../platform/kafka/index.ts';
 import { topicNames, topicSpecs, type TopicId } from '../../platform/topics.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique, withAdmin } from './stack.ts';
 

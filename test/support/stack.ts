@@ -2,7 +2,7 @@
 import { inject } from 'vitest';
 import { loadConfig } from '../../app/config.ts';
 import type { Config } from '../../platform/config.ts';
-import { KafkaAdmin, KafkaConsumer, type InRecord, type KafkaOptions } from '../../platform/kafka.ts';
+import { KafkaAdmin, KafkaConsumer, type InRecord, type KafkaOptions } from '../../platform/kafka/index.ts';
 import { createLogger, type Logger } from '../../platform/log.ts';
 import { topicNames } from '../../platform/topics.ts';
 

@@ -3,7 +3,7 @@
 import { WebSocket, type ClientOptions } from 'ws';
 import { eventRecord } from '../../events/event-record.ts';
 import { eventId } from '../../events/event-id.ts';
-import type { KafkaProducer } from '../../platform/kafka.ts';
+import type { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { jsonCodec } from './codec.ts';
 

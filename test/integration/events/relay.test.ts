@@ -2,7 +2,7 @@ import { jsonCodec, valueOf } from '../../support/codec.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventRelay, type RelayOptions } from '../../../events/relay.ts';
 import { storeEvents } from '../../../events/store.ts';
-import { KafkaProducer, type InRecord } from '../../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../../platform/kafka/index.ts';
 import { registry } from '../../../platform/metrics.ts';
 import { createPool, inTransaction, migrate, type Pool } from '../../../platform/postgres.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';

@@ -3,7 +3,7 @@
 // delivered, and the queue goes on. Before, the batch was retried every 5 s forever and every later record
 // (every HTTP request, every paused source) waited behind it (issue 8, defect 1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InRecord, OutRecord } from '../../../platform/kafka.ts';
+import type { InRecord, OutRecord } from '../../../platform/kafka/index.ts';
 import { registry } from '../../../platform/metrics.ts';
 import { ingestHarness, readTopic, type IngestHarness } from '../../support/ingest.ts';
 import { valueOf } from '../../support/codec.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaPartitionReader, KafkaProducer } from '../../../platform/kafka.ts';
+import { KafkaPartitionReader, KafkaProducer } from '../../../platform/kafka/index.ts';
 import { testKafka, unique, withAdmin } from '../../support/stack.ts';
 
 // The group-less reader the stream hub uses: any offsets, any partitions, nothing joined or committed.

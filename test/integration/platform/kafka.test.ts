@@ -1,10 +1,10 @@
 import { Consumer } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, stuckConsumers, type InRecord } from '../../../platform/kafka.ts';
+import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, stuckConsumers, type InRecord } from '../../../platform/kafka/index.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
 import { consumeUntil, testKafka, unique, withAdmin } from '../../support/stack.ts';
 
-describe('kafka through platform/kafka.ts against the real broker', () => {
+describe('kafka through platform/kafka/ against the real broker', () => {
   const topic = unique('roundtrip');
   const producer = new KafkaProducer(testKafka());
 

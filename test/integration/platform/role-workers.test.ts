@@ -6,7 +6,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodec } from '../../../platform/codec/index.ts';
 import type { RunningRole, ServiceContext } from '../../../platform/context.ts';
-import { KafkaProducer, stuckConsumers } from '../../../platform/kafka.ts';
+import { KafkaProducer, stuckConsumers } from '../../../platform/kafka/index.ts';
 import { createLogger } from '../../../platform/log.ts';
 import { metricTotal } from '../../../platform/metrics.ts';
 import { createPool } from '../../../platform/postgres.ts';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AisChannel } from '../../../ingest/ais-channel.ts';
 import { AisRecords } from '../../../ingest/ais-records.ts';
 import { ProducerQueue } from '../../../ingest/producer-queue.ts';
-import type { OutRecord } from '../../../platform/kafka.ts';
+import type { OutRecord } from '../../../platform/kafka/index.ts';
 import { createLogger } from '../../../platform/log.ts';
 import { topicNames } from '../../../platform/topics.ts';
 import { jsonCodec, valueOf } from '../../support/codec.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AisRecords, AisTally } from '../../../ingest/ais-records.ts';
 import { createAisDecoder } from '../../../ingest/ais/index.ts';
-import type { OutRecord } from '../../../platform/kafka.ts';
+import type { OutRecord } from '../../../platform/kafka/index.ts';
 import { topicNames } from '../../../platform/topics.ts';
 import type { AisReport } from '../../../schemas/ais.ts';
 import { jsonCodec, valueOf } from '../../support/codec.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProducerQueue, defaultRetryDelayMs, type ProducerQueueOptions } from '../../../ingest/producer-queue.ts';
 import { RecordsRefusedError } from '../../../platform/errors.ts';
-import type { OutRecord } from '../../../platform/kafka.ts';
+import type { OutRecord } from '../../../platform/kafka/index.ts';
 import { createLogger } from '../../../platform/log.ts';
 import { registry } from '../../../platform/metrics.ts';
 

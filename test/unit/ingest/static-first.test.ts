@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendStaticFirst, staticFirst } from '../../../ingest/static-first.ts';
-import type { OutRecord } from '../../../platform/kafka.ts';
+import type { OutRecord } from '../../../platform/kafka/index.ts';
 
 const rec = (topic: string, key: string, n: number): OutRecord => ({ topic, key, value: String(n) });
 const names = (groups: OutRecord[][]) => groups.map((g) => g.map((r) => `${r.topic}/${r.key}/${String(r.value)}`));

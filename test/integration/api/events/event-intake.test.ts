@@ -3,7 +3,7 @@
 // its republication on security.events, read through the codec as consumers read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, eventsFeature } from '../../../../app/features.ts';
-import type { InRecord } from '../../../../platform/kafka.ts';
+import type { InRecord } from '../../../../platform/kafka/index.ts';
 import { topicNames, topicSpecs } from '../../../../platform/topics.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { valueOf } from '../../../support/codec.ts';

@@ -4,7 +4,7 @@
 // where it enters, dead letters are truncated, and a producer that cannot deliver shows in /readyz.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { authFeature, ingestFeature } from '../../../../app/features.ts';
-import type { InRecord } from '../../../../platform/kafka.ts';
+import type { InRecord } from '../../../../platform/kafka/index.ts';
 import { registry } from '../../../../platform/metrics.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';

@@ -2,7 +2,7 @@
 // the real broker: 202 when every item is accepted, 422 when some are rejected, each item by index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, ingestFeature } from '../../../../app/features.ts';
-import type { InRecord } from '../../../../platform/kafka.ts';
+import type { InRecord } from '../../../../platform/kafka/index.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { readTopic } from '../../../support/ingest.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authFeature, streamFeature } from '../../../../app/features.ts';
 import { eventRecord } from '../../../../events/event-record.ts';
 import { encodeHandle, decodeHandle, topicTag } from '../../../../delivery/stream/resume-handle.ts';
-import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { registry } from '../../../../platform/metrics.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { jsonCodec } from '../../../support/codec.ts';

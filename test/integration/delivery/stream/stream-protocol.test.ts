@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../../../api/auth/api-keys.ts';
 import { authFeature, streamFeature } from '../../../../app/features.ts';
-import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { registry } from '../../../../platform/metrics.ts';
 import { ManualClock } from '../../../support/clock.ts';
 import { startTestService, type TestService } from '../../../support/service.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../../app/service.ts';
 import { ingestFeature } from '../../../../app/features.ts';
-import { KafkaProducer, type InRecord } from '../../../../platform/kafka.ts';
+import { KafkaProducer, type InRecord } from '../../../../platform/kafka/index.ts';
 import { topicNames, topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { readTopic } from '../../../support/ingest.ts';

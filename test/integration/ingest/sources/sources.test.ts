@@ -1,4 +1,4 @@
-// The sources under stress, against the real broker: the real KafkaProducer (platform/kafka.ts) on fresh
+// The sources under stress, against the real broker: the real KafkaProducer (platform/kafka/) on fresh
 // topics, wrapped only to inject faults (a delay before each send, or a stall until the test releases it).
 // A slow producer pauses the TCP source and memory stays bounded; garbage never crashes anything; UDP
 // drops (and counts) while the producer is behind.
@@ -13,7 +13,7 @@ import { ProducerQueue } from '../../../../ingest/producer-queue.ts';
 import { TcpSource } from '../../../../ingest/sources/tcp.ts';
 import { UdpSource } from '../../../../ingest/sources/udp.ts';
 import { compileSchema } from '../../../../ingest/validation.ts';
-import type { OutRecord } from '../../../../platform/kafka.ts';
+import type { OutRecord } from '../../../../platform/kafka/index.ts';
 import { nonVesselReportSchema, vesselPositionSchema, vesselStaticSchema } from '../../../../schemas/ais.ts';
 import { deadLetterSchema } from '../../../../schemas/dead-letter.ts';
 import { allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../../support/ingest.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AisChannel } from '../../../../ingest/ais-channel.ts';
 import { createAisDecoder, createLineSplitter } from '../../../../ingest/ais/index.ts';
 import { TcpSource } from '../../../../ingest/sources/tcp.ts';
-import type { InRecord } from '../../../../platform/kafka.ts';
+import type { InRecord } from '../../../../platform/kafka/index.ts';
 import type { AisDecodeResult } from '../../../../schemas/ais.ts';
 import { AIS_FIXTURES, aisFixtureLogs, allAisFixtures, feedServer, ingestHarness, readTopic, until, type IngestHarness } from '../../../support/ingest.ts';
 import { testLog } from '../../../support/stack.ts';

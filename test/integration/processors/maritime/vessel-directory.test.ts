@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vesselsFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
-import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { followVesselDirectory, VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
 import type { VesselStatic } from '../../../../schemas/ais.ts';
 import { jsonCodec } from '../../../support/codec.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maritimeFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
-import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { createLogger } from '../../../../platform/log.ts';
 import { metricTotal } from '../../../../platform/metrics.ts';
 import { createPool, migrate, type Pool } from '../../../../platform/postgres.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../../api/auth/api-keys.ts';
 import { authFeature, vesselsFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
-import { KafkaProducer } from '../../../../platform/kafka.ts';
+import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
 import { newVesselState, newZonePresence } from '../../../../processors/maritime/rules/vessel-state.ts';
 import { saveVesselStates } from '../../../../processors/maritime/store/vessel-state-store.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { produce } from '../../../../ingest/items/produce.ts';
 import { ProducerQueue } from '../../../../ingest/producer-queue.ts';
 import type { Config } from '../../../../platform/config.ts';
-import type { OutRecord } from '../../../../platform/kafka.ts';
+import type { OutRecord } from '../../../../platform/kafka/index.ts';
 import { createLogger } from '../../../../platform/log.ts';
 
 const log = createLogger('silent');

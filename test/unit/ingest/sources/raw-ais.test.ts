@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AisRecords } from '../../../../ingest/ais-records.ts';
 import { RawAisDecoders, rawSourceOf } from '../../../../ingest/sources/raw-ais.ts';
-import type { InRecord, OutRecord } from '../../../../platform/kafka.ts';
+import type { InRecord, OutRecord } from '../../../../platform/kafka/index.ts';
 import { topicNames } from '../../../../platform/topics.ts';
 import { jsonCodec, valueOf } from '../../../support/codec.ts';
 

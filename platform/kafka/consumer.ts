@@ -1,0 +1,381 @@
+// The consumer role: a group member handing batches to a handler, committing after it, surviving rebalances.
+import { Consumer, type MessagesStream } from '@platformatic/kafka';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../log.ts';
+import { withDeadline } from '../deadline.ts';
+import { byteDeserializers, COMMIT_DEADLINE_MS, toInRecord, type BatchHandler, type KafkaOptions, type Msg } from './records.ts';
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Largest batch handed to the handler at once. */
+  maxBatch?: number;
+  /** How long to wait for a batch to fill before handing over what there is. */
+  lingerMs?: number;
+  /** Where a group without committed offsets starts. */
+  startAt?: 'earliest' | 'latest';
+  /**
+   * False for a reader that rebuilds its state from the whole topic at every start (a private group per
+   * instance): it commits nothing, so the broker forgets its group as soon as it leaves instead of keeping
+   * the offsets of every past instance until offsets retention expires.
+   */
+  commitOffsets?: boolean;
+  /**
+   * For a reader that commits nothing, of one topic: the offset to start each listed partition at (others
+   * start at `startAt`). A reader that rebuilt its state up to known offsets from elsewhere (the vessel
+   * directory from the vessels table) follows the topic from there instead of replaying it whole.
+   */
+  startOffsets?: ReadonlyMap<number, bigint>;
+  /**
+   * While no record arrives, the handler is also called with an empty batch this often (0, the default:
+   * never), so a handler that holds records (a fragment waiting for its partner) can let them go on time;
+   * the commit then moves past what it no longer holds, on every partition this consumer has read.
+   */
+  tickMs?: number;
+}
+
+type Stream = MessagesStream<string, Buffer, string, string>;
+
+/** Partitions by topic, as a group assignment gives them (looked up per record, so no key is built). */
+type OwnedPartitions = ReadonlyMap<string, ReadonlySet<number>>;
+
+const owns = (owned: OwnedPartitions, m: { topic: string; partition: number }) => owned.get(m.topic)?.has(m.partition) === true;
+
+/** Waits for the next record, or for the stream to fail or close; `wake` is idempotent. */
+class StreamFeed {
+  readonly pending: Msg[] = [];
+  failure: Error | undefined;
+  #wake: (() => void) | undefined;
+  /** The partitions the group gave this member at its last join; undefined: all (no group yet, or none told). */
+  #owned: OwnedPartitions | undefined;
+
+  constructor(readonly stream: Stream, maxBatch: number, owned?: OwnedPartitions) {
+    this.#owned = owned;
+    stream.on('data', (message) => {
+      if (this.#owned !== undefined && !owns(this.#owned, message)) return;
+      this.pending.push(message);
+      if (this.pending.length >= maxBatch) stream.pause();
+      this.#notify();
+    });
+    stream.on('error', (err) => {
+      this.failure = err;
+      this.#notify();
+    });
+    stream.on('close', () => {
+      this.failure ??= new Error('the consumer stream closed');
+      this.#notify();
+    });
+  }
+
+  /** Resolves true when woken (a record, a failure, a stop), false when `timeoutMs` (if above 0) passed first. */
+  wait(timeoutMs = 0): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => {
+        this.#wake = undefined;
+        resolve(false);
+      }, timeoutMs) : undefined;
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+
+  wake(): void {
+    this.#notify();
+  }
+
+  /**
+   * After a rejoin: records fetched for partitions the group gave another member are dropped, not handled.
+   * The new owner reads them from the last committed offset; handling them here too would evaluate them
+   * twice, from states this member reloads while the owner moves on.
+   */
+  keepOnly(owned: OwnedPartitions): void {
+    this.#owned = owned;
+    let kept = 0;
+    for (const m of this.pending) if (owns(owned, m)) this.pending[kept++] = m;
+    this.pending.length = kept;
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
+/**
+ * A consumer that has not finished a batch (failing and retrying, or not returning), or has not had a
+ * working stream, for this long is stuck: /readyz names it (consumersCheck in readiness.ts).
+ */
+export const CONSUMER_STUCK_AFTER_MS = 60_000;
+
+/** The running consumers of each service (keyed by its Kafka options), for its readiness check. */
+const consumersOf = new WeakMap<KafkaOptions, Set<KafkaConsumer>>();
+
+/** What is stuck among the consumers started with these options: one line per stuck consumer. */
+export function stuckConsumers(kafka: KafkaOptions, now = Date.now()): string[] {
+  const remote = [...(remoteConsumersOf.get(kafka) ?? [])].flatMap((report) => report());
+  return [...(consumersOf.get(kafka) ?? [])].flatMap((c) => c.stuck(now) ?? []).concat(remote);
+}
+
+const remoteConsumersOf = new WeakMap<KafkaOptions, Set<() => string[]>>();
+
+/**
+ * Consumers started with these options in another thread (platform/role-workers.ts) report what is stuck
+ * among them through `report`; returns the function that stops counting them.
+ */
+export function addRemoteConsumers(kafka: KafkaOptions, report: () => string[]): () => void {
+  const reports = remoteConsumersOf.get(kafka) ?? new Set();
+  reports.add(report);
+  remoteConsumersOf.set(kafka, reports);
+  return () => reports.delete(report);
+}
+
+export class KafkaConsumer {
+  readonly #kafka: KafkaOptions;
+  /** Since when the current batch (or the stream) has been without success; undefined while all is well. */
+  #troubleSince: number | undefined;
+  #trouble = '';
+  readonly #consumer: Consumer<string, Buffer, string, string>;
+  readonly #opts: Required<ConsumerOptions>;
+  readonly #log: Logger;
+  readonly #stopping = new AbortController();
+  #feed: StreamFeed | undefined;
+  /** The partitions the group gave this member at its last join (StreamFeed drops records of others). */
+  #owned: OwnedPartitions | undefined;
+  #done: Promise<void> | undefined;
+  /** Per partition read since the last (re)join: the offset after its last handled record, and the last offset committed. */
+  #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
+
+  constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
+    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, startOffsets: new Map(), ...opts };
+    if (this.#opts.startOffsets.size > 0 && (this.#opts.commitOffsets || this.#opts.topics.length !== 1)) {
+      // A group's committed offsets and chosen starts would contradict each other at the next rejoin.
+      throw new Error('startOffsets is for a reader of one topic that commits nothing');
+    }
+    this.#kafka = kafka;
+    this.#log = kafka.log.child({ consumer: opts.groupId });
+    this.#consumer = new Consumer({
+      clientId: `${kafka.clientId}-${opts.groupId}`,
+      bootstrapBrokers: kafka.brokers,
+      groupId: opts.groupId,
+      deserializers: byteDeserializers,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      rebalanceTimeout: 20_000,
+      retries: true,
+      retryDelay: 500,
+      autocommit: false,
+      maxWaitTime: 100,
+    });
+    // Partitions may have moved: commit only what this member reads from now on.
+    this.#consumer.on('consumer:group:join', (joined: { assignments?: { topic: string; partitions: number[] }[] | null }) => {
+      this.#positions = new Map();
+      // A reader with chosen starts reads its partitions whatever the group says (its group is its own).
+      if (!joined.assignments || this.#opts.startOffsets.size > 0) return;
+      this.#owned = new Map(joined.assignments.map((a) => [a.topic, new Set(a.partitions)]));
+      this.#feed?.keepOnly(this.#owned);
+    });
+  }
+
+  /**
+   * Called whenever this member (re)joins its group, i.e. its partitions may have changed. Holders of
+   * per-partition state drop their caches here and reload what they own from durable storage.
+   */
+  onRebalance(listener: () => void): void {
+    this.#consumer.on('consumer:group:join', () => listener());
+  }
+
+  /** Starts consuming; `stop` drains the in-flight batch. */
+  async run(handler: BatchHandler): Promise<void> {
+    this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch, this.#owned);
+    const running = consumersOf.get(this.#kafka) ?? new Set<KafkaConsumer>();
+    running.add(this);
+    consumersOf.set(this.#kafka, running);
+    this.#done = this.#loop(handler);
+  }
+
+  #open(): Promise<Stream> {
+    const [topic = ''] = this.#opts.topics;
+    const chosen = [...this.#opts.startOffsets].map(([partition, offset]) => ({ topic, partition, offset }));
+    return this.#consumer.consume({
+      topics: this.#opts.topics,
+      autocommit: false,
+      // Reopened after a failure, a reader with chosen starts begins there again: its state is built by
+      // idempotent merges, so records applied twice change nothing.
+      ...(chosen.length > 0 ? { mode: 'manual' as const, offsets: chosen } : { mode: 'committed' as const }),
+      fallbackMode: this.#opts.startAt,
+      highWaterMark: this.#opts.maxBatch * 2,
+    });
+  }
+
+  async #loop(handler: BatchHandler): Promise<void> {
+    const stopping = this.#stopping.signal;
+    let reopenAttempt = 0;
+    while (!stopping.aborted) {
+      const feed = this.#feed as StreamFeed;
+      if (feed.pending.length === 0 && feed.failure === undefined) {
+        if (!(await feed.wait(this.#opts.tickMs))) {
+          if (!stopping.aborted) await this.#commit([], await this.#handleUntilDone([], handler));
+          continue;
+        }
+        if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
+      }
+      if (stopping.aborted) break;
+      if (feed.failure !== undefined && feed.pending.length === 0) {
+        // The client gave up on this stream (e.g. a committed offset fell out of retention): open a new
+        // one, which resumes from the committed offsets, rather than stalling the partitions for good.
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(reopenAttempt++, 6));
+        this.#log.error({ err: feed.failure, retry_in_ms: delay }, 'kafka consumer stream failed; reopening');
+        this.#troubled('its stream failed and is being reopened');
+        await feed.stream.close().catch(() => undefined);
+        await this.#sleep(delay);
+        if (stopping.aborted) break;
+        try {
+          if (isOffsetOutOfRange(feed.failure)) await this.#resetOutOfRange();
+          this.#feed = new StreamFeed(await this.#open(), this.#opts.maxBatch, this.#owned);
+          this.#troubleSince = undefined;
+        } catch (err) {
+          this.#log.error({ err }, 'kafka consumer stream could not be reopened');
+        }
+        continue;
+      }
+      reopenAttempt = 0;
+      const batch = feed.pending.splice(0, this.#opts.maxBatch);
+      if (batch.length === 0) continue;
+      const held = await this.#handleUntilDone(batch, handler);
+      await this.#commit(batch, held);
+      if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();
+    }
+  }
+
+  /** Why this consumer is stuck, when it has been without success for CONSUMER_STUCK_AFTER_MS; else undefined. */
+  stuck(now = Date.now()): string | undefined {
+    const since = this.#troubleSince;
+    if (since === undefined || now - since < CONSUMER_STUCK_AFTER_MS) return undefined;
+    return `consumer ${this.#opts.groupId}: ${this.#trouble} for ${Math.round((now - since) / 1000)} s`;
+  }
+
+  #troubled(what: string): void {
+    this.#troubleSince ??= Date.now();
+    this.#trouble = what;
+  }
+
+  /**
+   * What Kafka's auto.offset.reset does: a committed offset outside a partition's log (its records were
+   * deleted by retention while the group was away) is moved to the log's start or end, per `startAt`, so
+   * the group reads on instead of failing the same fetch forever. Other partitions keep their offsets.
+   */
+  async #resetOutOfRange(): Promise<void> {
+    const topics = this.#opts.topics;
+    const earliest = await this.#consumer.listOffsets({ topics, timestamp: -2n });
+    const latest = await this.#consumer.listOffsets({ topics, timestamp: -1n });
+    const committed = await this.#consumer.listCommittedOffsets({
+      topics: topics.map((topic) => ({ topic, partitions: (earliest.get(topic) ?? []).map((_, i) => i) })),
+    });
+    const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    for (const topic of topics) {
+      const starts = earliest.get(topic) ?? [];
+      const ends = latest.get(topic) ?? [];
+      (committed.get(topic) ?? []).forEach((offset, partition) => {
+        const start = starts[partition] ?? 0n;
+        const end = ends[partition] ?? 0n;
+        if (offset >= 0n && (offset < start || offset > end)) {
+          offsets.push({ topic, partition, offset: this.#opts.startAt === 'earliest' ? start : end, leaderEpoch: -1 });
+        }
+      });
+    }
+    if (offsets.length === 0) return;
+    this.#log.warn({ reset: offsets.map((o) => ({ ...o, offset: String(o.offset) })) }, 'committed offsets outside the log; reset');
+    await this.#consumer.commit({ offsets });
+  }
+
+  /** Sleeps, returning early when the consumer is stopped. */
+  async #sleep(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
+  }
+
+  async #handleUntilDone(batch: Msg[], handler: BatchHandler): Promise<Map<string, bigint>> {
+    const records = batch.map(toInRecord);
+    this.#troubled(`a batch of ${records.length} records has not finished`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const held = new Map<string, bigint>();
+        const handled = (await handler(records)) ?? [];
+        this.#troubleSince = undefined;
+        for (const r of handled) {
+          const key = partitionKey(r.topic, r.partition);
+          const known = held.get(key);
+          if (known === undefined || r.offset < known) held.set(key, r.offset);
+        }
+        return held;
+      } catch (err) {
+        const delay = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
+        this.#log.warn({ err, attempt, delay_ms: delay, records: records.length }, 'batch failed; retrying');
+        this.#troubled(`a batch of ${records.length} records has failed ${attempt} times (last: ${(err as Error).message})`);
+        await this.#sleep(delay);
+        if (this.#stopping.signal.aborted) throw new Error('consumer stopped before the batch succeeded; it will be redelivered');
+      }
+    }
+  }
+
+  /**
+   * Commits, on every partition read since the last (re)join, past its last handled record, or only up to
+   * the oldest record the handler still holds there; a partition whose commit would not move is left out.
+   * So a record let go of later (on a tick, or while another partition is read) is committed past then.
+   */
+  async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
+    if (!this.#opts.commitOffsets) return;
+    for (const m of batch) {
+      const key = partitionKey(m.topic, m.partition);
+      const position = this.#positions.get(key);
+      if (position === undefined) this.#positions.set(key, { topic: m.topic, partition: m.partition, next: m.offset + 1n, committed: -1n });
+      else position.next = m.offset + 1n;
+    }
+    const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    for (const [key, p] of this.#positions) {
+      const limit = held.get(key);
+      const offset = limit !== undefined && limit < p.next ? limit : p.next;
+      if (offset > p.committed) offsets.push({ topic: p.topic, partition: p.partition, offset, leaderEpoch: -1 });
+    }
+    if (offsets.length === 0) return;
+    try {
+      await withDeadline(this.#consumer.commit({ offsets }), COMMIT_DEADLINE_MS);
+      for (const o of offsets) {
+        const p = this.#positions.get(partitionKey(o.topic, o.partition));
+        if (p !== undefined && o.offset > p.committed) p.committed = o.offset;
+      }
+    } catch (err) {
+      // A rebalance moved a partition away, or the broker is gone: the partition's next owner re-processes
+      // from the last commit, which is safe because every effect is idempotent.
+      this.#log.warn({ err, offsets: offsets.map((o) => `${o.topic}/${o.partition}@${o.offset}`) }, 'offset commit failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    consumersOf.get(this.#kafka)?.delete(this);
+    this.#stopping.abort();
+    this.#feed?.stream.resume();
+    this.#feed?.wake();
+    await this.#done?.catch((err) => this.#log.warn({ err }, 'consumer stopped with an unfinished batch'));
+    try {
+      await this.#feed?.stream.close();
+    } catch {
+      // Already closed by the client after a fatal error.
+    }
+    const closed = new Promise<void>((resolve, reject) => this.#consumer.close(true, (err) => (err ? reject(err) : resolve())));
+    await withDeadline(closed, COMMIT_DEADLINE_MS).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
+  }
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
+
+function isOffsetOutOfRange(err: unknown): boolean {
+  const e = err as { apiId?: string; errors?: unknown[]; aggregateErrors?: unknown[] } | undefined;
+  if (e === undefined || e === null) return false;
+  if (e.apiId === 'OFFSET_OUT_OF_RANGE') return true;
+  return [...(e.errors ?? []), ...(e.aggregateErrors ?? [])].some(isOffsetOutOfRange);
+}
