@@ -2,10 +2,9 @@
 // test sends. A replay is one more attempt of the same delivery id (receivers deduplicate on it), not
 // retried if it fails; a range replay is spread at PSS_WEBHOOK_REPLAY_PER_SECOND.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EVENT_TYPES, type EventType } from '../../events/event-types.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Pool } from '../../platform/postgres.ts';
-import type { EventSeverity, SecurityEvent } from '../../schemas/event.ts';
+import type { SecurityEvent } from '../../schemas/event.ts';
 import type { RangeReplay } from '../../schemas/webhook.ts';
 import type { ClaimedAttempt } from './queue.ts';
 
@@ -108,29 +107,6 @@ export async function replayRange(pool: Pool, webhookId: string, body: RangeRepl
   );
   const n = Number(rows[0]?.n ?? 0);
   return { dry_run: false, matched: n, scheduled: n, ...paced, estimated_seconds: Math.ceil(n / perSecond) };
-}
-
-/** A synthetic event of the type, marked as a test in its metadata and title. */
-export function testEvent(type: string, now: number): SecurityEvent {
-  if (!Object.hasOwn(EVENT_TYPES, type)) throw new AppError('validation_error', `unknown event type ${JSON.stringify(type)}`, [{ location: 'body', path: '/event_type', message: `unknown event type; known: ${Object.keys(EVENT_TYPES).join(', ')}` }]);
-  const rule = EVENT_TYPES[type as EventType];
-  const severity: EventSeverity = rule.severity === 'varies' ? 'medium' : rule.severity;
-  return {
-    id: `evt_${randomBytes(16).toString('hex')}`,
-    type,
-    timestamp: new Date(now).toISOString(),
-    category: rule.category,
-    severity,
-    source_module: 'webhooks.test',
-    source_device: 'test',
-    title: `Test event: ${type}`,
-    description: 'A synthetic event sent by POST /v1/webhooks/{webhook_id}/test; nothing happened.',
-    location: {},
-    metadata: { test: true },
-    requires_action: false,
-    assigned_to: '',
-    incident_id: null,
-  };
 }
 
 /**

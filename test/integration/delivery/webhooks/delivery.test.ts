@@ -229,4 +229,14 @@ describe('webhook deliveries', () => {
     expectErrorBody(await call(url(`/webhooks/${id}/test`), key, { method: 'POST', json: { event_type: 'no_such' } }), 422, 'validation_error');
     expectErrorBody(await call(url('/webhooks/wh_nope/test'), key, { method: 'POST', json: { event_type: 'zone_entry' } }), 404, 'not_found');
   });
+
+  it('sends a test zone_entry a receiver written against the spec can read: lat, lng and zone, vessel and zone metadata (issue 21)', async () => {
+    const id = await createHook('/test-send-zone', { events: ['fence_tamper'] });
+    const res = await call(url(`/webhooks/${id}/test`), key, { method: 'POST', json: { event_type: 'zone_entry' } });
+    expect(res.json.data).toMatchObject({ event_type: 'zone_entry', status: 'delivered', test: true });
+    const [got] = at('/test-send-zone');
+    expect(got?.body.event.location).toEqual({ lat: expect.any(Number), lng: expect.any(Number), zone: expect.any(String) });
+    expect(got?.body.event).toMatchObject({ type: 'zone_entry', category: 'maritime', title: expect.stringMatching(/^Test event: /) });
+    expect(got?.body.event.metadata).toMatchObject({ test: true, mmsi: expect.any(Number), zone_id: expect.any(String), zone_name: got?.body.event.location.zone });
+  });
 });
