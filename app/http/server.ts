@@ -16,14 +16,25 @@ export interface HttpServer {
  * Listens, hands upgrade requests to the handler registered for their path (others get 404), and closes
  * gracefully: stops accepting, lets in-flight requests finish, then drops idle sockets.
  *
+ * A closing server also ends kept-alive connections: every response from then on says
+ * `Connection: close`, and a connection is dropped as soon as its response is done. Without that a client
+ * sending request after request on one connection kept `server.close()` waiting past the shutdown deadline
+ * (issue 21, item 8).
+ *
  * `requestTimeoutMs` bounds how long receiving one request (headers and body) may take; Node answers a
  * slower one 408 and closes the connection. Node checks every `connectionsCheckingInterval` (30 s by
  * default), so the check runs at least every second for the bound to hold.
  */
 export async function listen(app: Express, host: string, port: number, upgrades: UpgradeHandler[] = [], requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<HttpServer> {
+  let closing = false;
   const server = http.createServer(
     { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(60_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) },
-    app,
+    (req, res) => {
+      if (closing) res.setHeader('connection', 'close');
+      // A response begun before the close went out with keep-alive: its connection goes once it is idle.
+      res.once('finish', () => closing && setImmediate(() => server.closeIdleConnections()));
+      app(req, res);
+    },
   );
   server.keepAliveTimeout = 5_000;
   server.on('upgrade', (req, socket, head) => {
@@ -43,6 +54,7 @@ export async function listen(app: Express, host: string, port: number, upgrades:
     url: `http://${shownHost}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

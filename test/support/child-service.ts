@@ -11,6 +11,10 @@ export interface ChildService {
   process: ChildProcess;
   /** Base URL of its HTTP server (a free port). */
   url: string;
+  /** Every line it wrote to stdout so far (its log). */
+  logs(): string[];
+  /** Resolves with its exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -29,10 +33,14 @@ export async function startChildService(config: Config, roles: string, env: Reco
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const lines: string[] = [];
+  // 'close': after its stdout ended too, so logs() then holds every line.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the child service did not start within 60 s')), 60_000);
     child.once('exit', (code) => reject(new Error(`the child service exited with ${code} before it started`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      lines.push(line);
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'service started' && entry.url) {
@@ -47,6 +55,8 @@ export async function startChildService(config: Config, roles: string, env: Reco
   return {
     process: child,
     url,
+    logs: () => [...lines],
+    exited,
     kill: async (signal = 'SIGKILL') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
