@@ -55,7 +55,8 @@ function readingOf(i: number, prefix: string): GateReadingRecord {
 
 async function main(): Promise<void> {
   const prefix = `bench-gatep-${Date.now().toString(36)}-`;
-  const gateSettings = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('PSS_GATE_') && e[1] !== undefined));
+  // Bookings are loaded straight into Postgres, not through gate.appointments: auto would see no booking feed.
+  const gateSettings = { PSS_GATE_APPOINTMENTS: 'required', ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('PSS_GATE_') && e[1] !== undefined)) };
   const { ctx, close } = await benchContext({ database: 'pss_bench_gate_pipeline', prefix, log, settings: gateSettings, startRelay: true });
   const { config, pool, producer, topics, codec } = ctx;
 

@@ -25,6 +25,7 @@ const POLL_MS = 50;
 
 export class AppointmentsWatch {
   #admin: KafkaAdmin | undefined;
+  #bookingsSeen: boolean | undefined;
 
   constructor(
     private readonly kafka: KafkaOptions,
@@ -42,7 +43,9 @@ export class AppointmentsWatch {
     try {
       const admin = (this.#admin ??= new KafkaAdmin(this.kafka));
       const ends = await withDeadline(admin.endOffsets(this.topic), boundMs);
-      if ([...ends.values()].every((end) => end === 0n)) return true;
+      const empty = [...ends.values()].every((end) => end === 0n);
+      this.#bookingsSeen = this.#bookingsSeen === true || !empty;
+      if (empty) return true;
       let starts: Map<number, bigint> | undefined;
       for (;;) {
         const committed = await withDeadline(admin.committedOffsets(this.groupId, this.topic), Math.max(1, until - performance.now()));
@@ -61,6 +64,14 @@ export class AppointmentsWatch {
       this.log.warn({ err }, 'gate.appointments progress unavailable; deciding without waiting');
       return false;
     }
+  }
+
+  /**
+   * Whether the site has ever received a booking: gate.appointments ended past offset 0 at a look
+   * (offsets never go back, so it stays true). Undefined until the broker first answered.
+   */
+  get bookingsSeen(): boolean | undefined {
+    return this.#bookingsSeen;
   }
 
   async close(): Promise<void> {

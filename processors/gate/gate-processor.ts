@@ -16,6 +16,7 @@ import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { AuditEntry } from './audit-chain.ts';
+import { bookingRequired } from './appointment-policy.ts';
 import { thresholdProblems } from './decision.ts';
 import { transactionEvents } from './gate-events.ts';
 import { AppointmentsWatch } from './appointments-watch.ts';
@@ -43,6 +44,7 @@ export function decideOptions(config: Config): DecideOptions {
   return {
     thresholds,
     risk: { minOcrConfidence: config.gateMinOcrConfidence, minSealConfidence: config.gateMinSealConfidence, weightTolerancePercent: config.gateWeightTolerancePercent, weightToleranceKg: config.gateWeightToleranceKg },
+    appointments: { site: config.gateAppointments, byGate: config.gateAppointmentsByGate },
   };
 }
 
@@ -58,8 +60,11 @@ export function decisionAudit(tx: NewTransaction): AuditEntry {
   };
 }
 
-/** Decides and stores one batch of readings; returns the transactions that were new. Used by the consumer and the benchmark. */
-export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'>, readings: GateReadingRecord[], options: DecideOptions, now: () => number = Date.now): Promise<NewTransaction[]> {
+/**
+ * Decides and stores one batch of readings; returns the transactions that were new. `bookingsSeen`: the
+ * site has ever received a booking (undefined: not known), for gates whose appointments mode is auto.
+ */
+export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'>, readings: GateReadingRecord[], options: DecideOptions, bookingsSeen: boolean | undefined, now: () => number = Date.now): Promise<NewTransaction[]> {
   const unique = new Map<string, GateReadingRecord>();
   let skipped = 0;
   for (const r of readings) {
@@ -74,7 +79,10 @@ export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'
   }
   const ids = [...new Set([...unique.values()].map((r) => r.vehicle?.appointment_id).filter((id): id is string => id !== undefined))];
   const appointments = await loadAppointments(ctx.pool, ids);
-  const txs = [...unique.values()].map((r) => buildTransaction(r, r.vehicle?.appointment_id === undefined ? undefined : appointments.get(r.vehicle.appointment_id), options, now()));
+  const txs = [...unique.values()].map((r) => {
+    const appointment = r.vehicle?.appointment_id === undefined ? undefined : appointments.get(r.vehicle.appointment_id);
+    return buildTransaction(r, { appointment, required: bookingRequired(options.appointments, r.gate, bookingsSeen) }, options, now());
+  });
   const { fresh, events } = await inTransaction(ctx.pool, async (client) => {
     const inserted = await insertTransactions(client, txs);
     const fresh = txs.filter((t) => inserted.has(t.id));
@@ -127,7 +135,7 @@ export async function startGateProcessor(ctx: ServiceContext): Promise<RunningRo
     const { values, failures } = await ctx.codec.decode('gateReadings', records);
     skipUnreadable('gate.readings', failures.map((f) => ({ record: f.record, reason: f.error.message })));
     await appointmentsStored(APPOINTMENTS_BATCH_WAIT_MS);
-    await processReadings(ctx, values.map((v) => v.value), options);
+    await processReadings(ctx, values.map((v) => v.value), options, watch.bookingsSeen);
   })));
 
   return {

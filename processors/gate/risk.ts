@@ -74,7 +74,14 @@ const SEVERITY_SCORE: Record<Severity, number> = { low: 25, medium: 50, high: 80
 const SEVERITY_ORDER: Severity[] = ['low', 'medium', 'high', 'critical'];
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export function assessRisk(reading: GateReadingRecord, appointment: GateAppointment | undefined, rules: RiskRules): RiskAssessment {
+/** The reading's booking as the processor found it, and whether one is required at its gate (appointment-policy.ts). */
+export interface Booking {
+  appointment: GateAppointment | undefined;
+  required: boolean;
+}
+
+export function assessRisk(reading: GateReadingRecord, booking: Booking, rules: RiskRules): RiskAssessment {
+  const { appointment } = booking;
   const scores = new Map<RiskFactorName, number>();
   const anomalies: Anomaly[] = [];
   const add = (factor: RiskFactorName, score: number, anomaly?: Omit<Anomaly, 'confidence'> & { confidence?: number }) => {
@@ -106,8 +113,9 @@ export function assessRisk(reading: GateReadingRecord, appointment: GateAppointm
   let containerMismatch = false;
   let plateMismatch = false;
   if (appointment === undefined) {
+    // Where bookings are optional, an unbooked truck is judged on what the lane saw alone.
     const id = vehicle?.appointment_id;
-    add('appointment', 100, { type: 'appointment_missing', message: id === undefined ? 'the reading names no appointment' : `appointment ${id} is not known`, severity: 'medium' });
+    add('appointment', booking.required ? 100 : 0, { type: 'appointment_missing', message: id === undefined ? 'the reading names no appointment' : `appointment ${id} is not known`, severity: 'medium' });
     add('container_appointment_mismatch', 0);
     add('plate_appointment_mismatch', 0);
   } else {

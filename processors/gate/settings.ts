@@ -1,5 +1,6 @@
 // The gate processor's settings, owned here and assembled with every other module's in app/config.ts.
-import { int, type Setting, type SettingsValues } from '../../platform/config.ts';
+import { int, oneOf, type Setting, type SettingsValues } from '../../platform/config.ts';
+import { APPOINTMENT_MODES, parseGateModes } from './appointment-policy.ts';
 
 /** A decimal between min and max (confidences, percentages). */
 const decimal = (min: number, max: number) => (raw: string): number => {
@@ -45,6 +46,18 @@ export const GATE_SETTINGS = {
     description: 'Gate: a seal read with a confidence (0-1) below this counts as unreadable.',
     default: '0.5',
     parse: decimal(0, 1),
+  },
+  gateAppointments: {
+    env: 'PSS_GATE_APPOINTMENTS',
+    description: 'Gate risk factor appointment: whether a truck needs a known booking. required: no booking scores 100 (flagged alone); optional: no booking adds no risk; auto: required once gate.appointments has ever held a booking, optional before (a site without a booking feed).',
+    default: 'auto',
+    parse: oneOf(...APPOINTMENT_MODES),
+  },
+  gateAppointmentsByGate: {
+    env: 'PSS_GATE_APPOINTMENTS_BY_GATE',
+    description: 'Per-gate exceptions to PSS_GATE_APPOINTMENTS, comma-separated gate=mode (e.g. gate-north=required,empty-depot=optional). Empty: every gate follows the site.',
+    default: '',
+    parse: parseGateModes,
   },
   gateProcessorConsumers: {
     env: 'PSS_GATE_PROCESSOR_CONSUMERS',

@@ -4,8 +4,9 @@ import { createHash } from 'node:crypto';
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
 import type { TransactionDetail, TransactionListItem } from '../../schemas/gate-transaction.ts';
+import type { AppointmentPolicy } from './appointment-policy.ts';
 import { decide, type DecisionThresholds, type GateDecision } from './decision.ts';
-import { assessRisk, comparable, type RiskAssessment, type RiskRules } from './risk.ts';
+import { assessRisk, comparable, type Booking, type RiskAssessment, type RiskRules } from './risk.ts';
 
 /** Deterministic from the reading, so a replayed reading names the same transaction. */
 export function transactionId(readingId: string): string {
@@ -39,10 +40,12 @@ export type StoredBody = Omit<TransactionDetail, 'status' | 'decision' | 'comple
 export interface DecideOptions {
   risk: RiskRules;
   thresholds: DecisionThresholds;
+  appointments: AppointmentPolicy;
 }
 
-export function buildTransaction(reading: GateReadingRecord, appointment: GateAppointment | undefined, options: DecideOptions, decidedAt: number): NewTransaction {
-  const risk = assessRisk(reading, appointment, options.risk);
+export function buildTransaction(reading: GateReadingRecord, booking: Booking, options: DecideOptions, decidedAt: number): NewTransaction {
+  const { appointment } = booking;
+  const risk = assessRisk(reading, booking, options.risk);
   const verdict = decide(risk, options.thresholds);
   const createdAt = new Date(decidedAt).toISOString();
   // From the moment the service had the reading (ingest's received_at) to the decision.

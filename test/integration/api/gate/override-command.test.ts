@@ -26,9 +26,9 @@ describe('override when the gate command is not acknowledged', () => {
   });
 
   it('answers gate_action_executed false and records gate_command_failed', async () => {
-    // No appointment is stored: flagged for review.
+    // No appointment is stored, and bookings are required: flagged for review.
     const r = reading({ reading_id: `${prefix}flagged`, gate: `${prefix}gate`, inspection: { damage_regions: [] } });
-    const [tx] = await processReadings({ pool: svc.context.pool, relay: svc.context.relay }, [{ ...r, source: 'test', received_at: new Date().toISOString(), findings: findingsOf(r) }], { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS });
+    const [tx] = await processReadings({ pool: svc.context.pool, relay: svc.context.relay }, [{ ...r, source: 'test', received_at: new Date().toISOString(), findings: findingsOf(r) }], { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS, appointments: { site: 'required', byGate: {} } }, undefined);
     expect(tx?.status).toBe('flagged');
     const writer = (await svc.key(['transactions:write', 'transactions:read'])).key;
     const res = await call(`${svc.url}/v1/transactions/${tx!.id}/override`, writer, { method: 'POST', json: { decision: 'approved', reason: 'Seal replaced in our presence', operator_id: 'op-3' } });

@@ -14,7 +14,8 @@ import { reading } from '../../../support/gate-readings.ts';
 import { testConfig, testLog } from '../../../support/stack.ts';
 
 const RUN = Math.random().toString(36).slice(2, 8);
-const options = { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS };
+// Bookings required: these readings name an appointment that is not stored, as at a site whose feed missed it.
+const options = { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS, appointments: { site: 'required', byGate: {} } } as const;
 
 function record(id: string, seal = 'intact'): GateReadingRecord {
   const r = reading({ reading_id: `${RUN}-${id}`, gate: `gate-int-${RUN}`, container: { ...reading().container!, seal: { number: 'SL-1', status: seal } } });
@@ -37,10 +38,10 @@ describe('gate processor store', () => {
 
   it('stores a replayed batch once: no second transaction, audit entry or event', async () => {
     const batch = [record('a'), record('b', 'broken'), record('a')];
-    const first = await processReadings(ctx(), batch, options);
+    const first = await processReadings(ctx(), batch, options, undefined);
     expect(first.map((t) => t.readingId).sort()).toEqual([`${RUN}-a`, `${RUN}-b`]);
     expect(wakes).toBe(1);
-    const again = await processReadings(ctx(), batch, options);
+    const again = await processReadings(ctx(), batch, options, undefined);
     expect(again).toEqual([]);
     expect(wakes).toBe(1);
     const ids = first.map((t) => t.id);
@@ -56,13 +57,13 @@ describe('gate processor store', () => {
     bad.vehicle = { ...bad.vehicle, plate: 'AB\u0000CD' };
     const lone = record('surrogate');
     lone.vehicle = { ...lone.vehicle, carrier: 'x\ud800' };
-    const stored = await processReadings(ctx(), [bad, lone, record('fine')], options);
+    const stored = await processReadings(ctx(), [bad, lone, record('fine')], options, undefined);
     expect(stored.map((t) => t.readingId)).toEqual([`${RUN}-fine`]);
   });
 
   it('keeps one unbroken audit chain when two instances append at once', async () => {
     const batches = [0, 1, 2, 3].map((b) => Array.from({ length: 50 }, (_, i) => record(`c${b}-${i}`, i % 7 === 0 ? 'broken' : 'intact')));
-    const stored = (await Promise.all(batches.map((batch) => processReadings(ctx(), batch, options)))).flat();
+    const stored = (await Promise.all(batches.map((batch) => processReadings(ctx(), batch, options, undefined)))).flat();
     expect(stored).toHaveLength(200);
     const { breaks, entries } = await verifyAuditChain(pool, 37);
     expect(entries).toBeGreaterThanOrEqual(200);

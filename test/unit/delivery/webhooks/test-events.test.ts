@@ -6,6 +6,7 @@ import { deliveryRequest } from '../../../../delivery/webhooks/delivery-request.
 import { testEvent } from '../../../../delivery/webhooks/test-events.ts';
 import { EVENT_TYPES, eventProblems, type EventType } from '../../../../events/event-types.ts';
 import { findingsOf } from '../../../../ingest/gate/readings.ts';
+import { DEFAULT_APPOINTMENT_POLICY } from '../../../../processors/gate/appointment-policy.ts';
 import { DEFAULT_THRESHOLDS } from '../../../../processors/gate/decision.ts';
 import { overrideEvents, transactionEvents } from '../../../../processors/gate/gate-events.ts';
 import { DEFAULT_RISK_RULES } from '../../../../processors/gate/risk.ts';
@@ -37,7 +38,7 @@ function realEvents(): Finding[] {
   const decided = (container: Record<string, unknown>, damage: unknown[]) => {
     const r = reading({ container: { ...reading().container!, seal: { number: 'SL-1', status: 'broken', confidence: 0.9 }, ...container }, inspection: { damage_regions: damage as never, images: [] } });
     const booking = { appointment_id: 'apt-1', plate: r.vehicle!.plate!, container_id: 'CSQU3054383', seal_number: 'SL-1' };
-    return buildTransaction({ ...r, source: 'test', received_at: '2025-03-01T08:30:00.000Z', findings: findingsOf(r) }, booking, { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS }, Date.parse('2025-03-01T08:30:01Z'));
+    return buildTransaction({ ...r, source: 'test', received_at: '2025-03-01T08:30:00.000Z', findings: findingsOf(r) }, { appointment: booking, required: true }, { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS, appointments: DEFAULT_APPOINTMENT_POLICY }, Date.parse('2025-03-01T08:30:01Z'));
   };
   const tx = decided({ id: 'MSCU1234565' }, [{ type: 'dent', severity: 'high', confidence: 0.9 }]);
   found.push(...transactionEvents(tx), ...transactionEvents(decided({}, [])));

@@ -3,6 +3,7 @@ import { findingsOf } from '../../../../ingest/gate/readings.ts';
 import { checkContainerId } from '../../../../ingest/gate/iso6346.ts';
 import { decide, DEFAULT_THRESHOLDS, thresholdProblems } from '../../../../processors/gate/decision.ts';
 import { assessRisk, DEFAULT_RISK_RULES, FACTOR_WEIGHTS } from '../../../../processors/gate/risk.ts';
+import { DEFAULT_APPOINTMENT_POLICY } from '../../../../processors/gate/appointment-policy.ts';
 import { defaultGateAction, overrideRefusal } from '../../../../processors/gate/override.ts';
 import { buildTransaction, listView, detailView } from '../../../../processors/gate/transaction.ts';
 import type { GateAppointment } from '../../../../schemas/gate-appointment.ts';
@@ -18,7 +19,7 @@ function record(overrides: Partial<GateReading> = {}): GateReadingRecord {
 const base = reading().container!;
 const withContainer = (c: Partial<typeof base>) => ({ container: { ...base, ...c } });
 // null: no appointment (undefined would take the default).
-const score = (r: GateReadingRecord, a: GateAppointment | null = APPOINTMENT) => assessRisk(r, a ?? undefined, DEFAULT_RISK_RULES);
+const score = (r: GateReadingRecord, a: GateAppointment | null = APPOINTMENT, required = true) => assessRisk(r, { appointment: a ?? undefined, required }, DEFAULT_RISK_RULES);
 const factor = (r: ReturnType<typeof score>, name: string) => r.factors.find((f) => f.factor === name)?.score;
 
 describe('ISO 6346 as the gate processor sees it', () => {
@@ -87,7 +88,7 @@ describe('risk scoring', () => {
     expect(beyond.anomalies[0]!.message).toContain('UK MCA');
     // Light box: 500 kg applies (5% of 4,000 is 200).
     expect(factor(score(record(withContainer({ weight_declared_kg: 4_000, weight_estimated_kg: 4_450 }))), 'weight_deviation')).toBe(0);
-    expect(factor(assessRisk(record(withContainer({ weight_declared_kg: 4_000, weight_estimated_kg: 4_450 })), APPOINTMENT, { ...DEFAULT_RISK_RULES, weightToleranceKg: 100 }), 'weight_deviation')).toBeGreaterThan(0);
+    expect(factor(assessRisk(record(withContainer({ weight_declared_kg: 4_000, weight_estimated_kg: 4_450 })), { appointment: APPOINTMENT, required: true }, { ...DEFAULT_RISK_RULES, weightToleranceKg: 100 }), 'weight_deviation')).toBeGreaterThan(0);
     // Three tolerances beyond is the maximum.
     expect(factor(score(record(withContainer({ weight_estimated_kg: 18_200 + 4 * 910 }))), 'weight_deviation')).toBe(100);
   });
@@ -109,6 +110,19 @@ describe('risk scoring', () => {
     expect(factor(other, 'appointment')).toBe(60);
     expect(other.anomalies[0]!.message).toContain('carrier');
     expect(factor(score(record({ vehicle: { ...reading().vehicle, plate: 'ZZ999ZZ' } })), 'plate_appointment_mismatch')).toBe(100);
+  });
+
+  it('adds no risk for a missing or unknown appointment where bookings are optional, and still checks one that is there', () => {
+    const none = score(record(), null, false);
+    expect(factor(none, 'appointment')).toBe(0);
+    expect(none.riskScore).toBe(0);
+    expect(none.anomalies).toEqual([]);
+    expect(decide(none, DEFAULT_THRESHOLDS).status).toBe('approved');
+    expect(decide(score(record(), null, true), DEFAULT_THRESHOLDS).status).toBe('flagged');
+    const booked = score(record({ vehicle: { ...reading().vehicle, plate: 'ZZ999ZZ' } }), APPOINTMENT, false);
+    expect(factor(booked, 'plate_appointment_mismatch')).toBe(100);
+    // A seal violation flags or holds with or without a booking.
+    expect(decide(score(record(withContainer({ seal: { number: 'SL-1', status: 'broken' } })), null, false), DEFAULT_THRESHOLDS).status).toBe('held');
   });
 
   it('caps the composite at 100', () => {
@@ -158,7 +172,7 @@ describe('override rules', () => {
 
 describe('transaction views', () => {
   it('keeps detail-only fields out of the list view', () => {
-    const tx = buildTransaction(record({ inspection: { damage_regions: [{ type: 'dent', severity: 'low', confidence: 0.7 }], images: [{ type: 'front', url: 'https://cams.example/f.jpg', captured_at: '2025-03-01T08:29:57Z' }] } }), APPOINTMENT, { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS }, Date.parse('2025-03-01T08:30:00.250Z'));
+    const tx = buildTransaction(record({ inspection: { damage_regions: [{ type: 'dent', severity: 'low', confidence: 0.7 }], images: [{ type: 'front', url: 'https://cams.example/f.jpg', captured_at: '2025-03-01T08:29:57Z' }] } }), { appointment: APPOINTMENT, required: true }, { risk: DEFAULT_RISK_RULES, thresholds: DEFAULT_THRESHOLDS, appointments: DEFAULT_APPOINTMENT_POLICY }, Date.parse('2025-03-01T08:30:00.250Z'));
     expect(tx.body.processing_time_ms).toBe(250);
     const state = { status: tx.status, decision: tx.decision, completed_at: tx.completedAt, operator: null };
     const list = listView(tx.body, state) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
