@@ -10,8 +10,9 @@ import type { StreamFilters } from '../../schemas/stream.ts';
 import type { Acquired } from './connection-leases.ts';
 import { beatAction, untilNextBeat, uptimeSeconds } from './heartbeat.ts';
 import { streamMetrics } from './metrics.ts';
+import { INBOUND_RATE, fullBucket, takeToken, type Bucket } from './inbound-rate.ts';
 import { AUTH_DEADLINE_MS, CLOSE, authenticatedMessage, closeReason, errorMessage, heartbeatMessage, parseClientMessage, slowConsumerWarning, unsubscribedMessage, type ClientMessage, type ErrorCode } from './protocol.ts';
-import { QUEUE_LIMITS, backlogAction, Fifo } from './send-queue.ts';
+import { QUEUE_LIMITS, backlogAction, cutOffWords, Fifo } from './send-queue.ts';
 import type { Subscription } from './subscription.ts';
 
 /** A credential the API layer accepted for the stream (it has events:read). */
@@ -55,6 +56,11 @@ const CONTROL_LABELS = { type: 'control' };
 /** Client messages that arrive while the credential is being checked wait, up to this many. */
 const MAX_EARLY_MESSAGES = 16;
 
+/** What a queued message costs in memory, near enough: its frame, or its text. */
+function sizeOf(item: Outgoing): number {
+  return item.frame?.length ?? item.data.length;
+}
+
 export class StreamConnection {
   readonly connectedAt: number;
   subscription: Subscription | undefined;
@@ -69,6 +75,8 @@ export class StreamConnection {
   /** While a resume reads the missed range, everything else waits here, behind the replay. */
   #held: Fifo<Outgoing> | undefined;
   #replayQueued = 0;
+  /** Bytes of the messages in #queue and #held that count against the backlog (not the replay's). */
+  #waitingBytes = 0;
   #inFlight = 0;
   #warned = false;
   #eventsSent = 0;
@@ -76,12 +84,14 @@ export class StreamConnection {
   #flushQueued = false;
   /** Without permessage-deflate, frames built once by the hub go to the socket as they are. */
   readonly #plain: boolean;
+  #inbound: Bucket;
 
   /** `socket` is the one `ws` was upgraded on: writes are corked on it, so a burst leaves in one system call. */
   constructor(private readonly ws: WebSocket, private readonly socket: Duplex, private readonly host: ConnectionHost, queryToken: string | null) {
     this.connectedAt = host.clock.now();
     this.#plain = ws.extensions === '';
-    ws.on('message', (data, isBinary) => this.#onMessage(isBinary ? undefined : String(data)));
+    this.#inbound = fullBucket(this.connectedAt);
+    ws.on('message', (data, isBinary) => this.#receive(isBinary ? undefined : String(data)));
     ws.on('pong', () => (this.#pingUnanswered = false));
     ws.on('close', () => this.#onClose());
     ws.on('error', (err) => host.log.debug({ err }, 'stream socket error'));
@@ -131,6 +141,18 @@ export class StreamConnection {
     this.ws.close(code, closeReason(words, resume));
   }
 
+  /** Every message from the client passes the rate limit first, whatever it holds. */
+  #receive(text: string | undefined): void {
+    if (this.#state === 'closing') return;
+    const bucket = takeToken(this.#inbound, this.host.clock.now());
+    if (bucket === undefined) {
+      streamMetrics.drops.inc({ reason: 'message_rate' });
+      return this.#refuse('too_many_messages', `more than ${INBOUND_RATE.burst} messages at once or ${INBOUND_RATE.perSecond} a second`, CLOSE.tooManyMessages);
+    }
+    this.#inbound = bucket;
+    this.#onMessage(text);
+  }
+
   #onMessage(text: string | undefined): void {
     if (this.#state === 'closing') return;
     if (text === undefined) return this.#error('invalid_message', 'binary messages are not part of the protocol; send JSON text');
@@ -165,7 +187,11 @@ export class StreamConnection {
         this.#held = undefined;
         this.#queue.retain((item) => !item.event);
         this.#replayQueued = 0;
-        for (const item of this.#queue) if (item.replay) this.#replayQueued++;
+        this.#waitingBytes = 0;
+        for (const item of this.#queue) {
+          if (item.replay) this.#replayQueued++;
+          else this.#waitingBytes += sizeOf(item);
+        }
         return this.send(unsubscribedMessage());
     }
   }
@@ -257,6 +283,7 @@ export class StreamConnection {
   #enqueue(item: Outgoing): void {
     if (this.#state !== 'open') return;
     (this.#held ?? this.#queue).push(item);
+    this.#waitingBytes += sizeOf(item);
     if (this.#checkBacklog()) this.#flushSoon();
   }
 
@@ -274,17 +301,22 @@ export class StreamConnection {
     });
   }
 
-  /** Warns or cuts off a client whose backlog grows; replayed messages (at most 1000) do not count. */
+  /**
+   * Warns or cuts off a client whose backlog grows, in messages or in bytes (what waits here plus what the
+   * socket holds); replayed messages (at most 1000) do not count.
+   */
   #checkBacklog(): boolean {
-    const depth = this.#queue.length - this.#replayQueued + (this.#held?.length ?? 0) + this.#inFlight;
+    const messages = this.#queue.length - this.#replayQueued + (this.#held?.length ?? 0) + this.#inFlight;
+    const depth = { messages, bytes: this.#waitingBytes + this.ws.bufferedAmount };
     const { action, warned } = backlogAction(depth, this.#warned);
     this.#warned = warned;
-    if (action === 'warn') this.ws.send(slowConsumerWarning(depth, QUEUE_LIMITS.cutOffAt));
+    if (action === 'warn') this.ws.send(slowConsumerWarning(depth, QUEUE_LIMITS));
     if (action !== 'cut_off') return true;
     streamMetrics.drops.inc({ reason: 'slow_consumer' });
     this.#queue.retain(() => false);
     this.#held = undefined;
-    this.close(CLOSE.slowConsumer, `slow consumer: more than ${QUEUE_LIMITS.cutOffAt} messages waiting`);
+    this.#waitingBytes = 0;
+    this.close(CLOSE.slowConsumer, cutOffWords(depth));
     return false;
   }
 
@@ -304,6 +336,7 @@ export class StreamConnection {
       const item = this.#queue.shift();
       if (item === undefined) break;
       if (item.replay) this.#replayQueued--;
+      else this.#waitingBytes -= sizeOf(item);
       if (item.resume !== undefined) this.#sentResume = item.resume;
       if (item.event) events++;
       else control++;

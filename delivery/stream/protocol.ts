@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { EVENT_CATEGORIES, EVENT_SEVERITIES } from '../../schemas/event.ts';
 import { STREAM_FILTER_FIELDS, streamFiltersSchema, type StreamFilters } from '../../schemas/stream.ts';
+import type { Backlog, QueueLimits } from './send-queue.ts';
 
 export type ClientMessage =
   | { type: 'auth'; token: string }
@@ -22,6 +23,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'rate_limited'
   | 'connection_limit'
+  | 'too_many_messages'
   | 'service_unavailable';
 
 /** Close codes: 4000 + the HTTP status a request would have got, where one fits. */
@@ -34,6 +36,8 @@ export const CLOSE = {
   slowConsumer: 4413,
   /** The credential already holds 10 connections, or this address presented too many refused credentials. */
   tooMany: 4429,
+  /** The client sent messages faster than INBOUND_RATE allows (RFC 6455 1008, policy violation). */
+  tooManyMessages: 1008,
   /** The instance is shutting down; the reason carries the resume handle. */
   goingAway: 1001,
   /** A dependency (Postgres, the event reader) is not available; reconnect with backoff. */
@@ -41,6 +45,15 @@ export const CLOSE = {
 } as const;
 
 export const AUTH_DEADLINE_MS = 10_000;
+
+/**
+ * Bounds on what one client's mistakes can cost (README "Live event stream: limits"): an error lists at most
+ * MAX_PROBLEMS problems (and how many more there were), quotes at most QUOTE_CHARS of a client's value, and
+ * is never longer than MAX_ERROR_CHARS. An answer is then small whatever the question was.
+ */
+const MAX_PROBLEMS = 10;
+const QUOTE_CHARS = 64;
+const MAX_ERROR_CHARS = 2_000;
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: 'invalid_message' | 'invalid_filter'; message: string };
 
@@ -65,11 +78,11 @@ export function parseClientMessage(text: string): Parsed {
   const fields = value as Record<string, unknown>;
   const type = fields.type;
   if (typeof type !== 'string' || !Object.hasOwn(ENVELOPES, type)) {
-    return invalid(`unknown message type ${JSON.stringify(type ?? null)}; client messages are ${Object.keys(ENVELOPES).join(', ')}`);
+    return invalid(`unknown message type ${quote(type ?? null)}; client messages are ${Object.keys(ENVELOPES).join(', ')}`);
   }
   const envelope = ENVELOPES[type as ClientMessage['type']];
   const extra = Object.keys(fields).filter((k) => k !== 'type' && !envelope.allowed.includes(k));
-  if (extra.length > 0) return invalid(`${type} has no field ${extra.map((k) => `"${k}"`).join(', ')}${envelope.allowed.length ? `; its fields are ${envelope.allowed.join(', ')}` : ''}`);
+  if (extra.length > 0) return invalid(`${type} has no field ${listed(extra.map(quote), ', ')}${envelope.allowed.length ? `; its fields are ${envelope.allowed.join(', ')}` : ''}`);
   const missing = envelope.required.filter((k) => !(k in fields));
   if (missing.length > 0) return invalid(`${type} needs ${missing.join(', ')}`);
 
@@ -90,22 +103,58 @@ export function parseClientMessage(text: string): Parsed {
   }
 }
 
-/** Every problem of a filters object, in words that name the valid values (spec "Errors": invalid_filter). */
+/**
+ * The problems of a filters object, in words that name the valid values (spec "Errors": invalid_filter).
+ * Sizes are checked first, so the item-by-item check (and its list of problems) never runs over more items
+ * than the schema allows: 9,516 unknown categories are one problem, not 9,516.
+ */
 function filterProblems(filters: unknown): string | undefined {
+  const tooLarge = sizeProblem(filters);
+  if (tooLarge) return tooLarge;
   if (validateFilters(filters)) return undefined;
   const seen = new Set<string>();
   for (const error of validateFilters.errors ?? []) seen.add(describe(error));
-  return [...seen].join('; ');
+  return listed([...seen], '; ');
+}
+
+interface ListLimit {
+  name: string;
+  items: number;
+  /** Characters of the longest value that can be valid. */
+  chars: number;
+}
+
+/** The schema's list bounds; an enum's values are no longer than its longest value. */
+const LIST_LIMITS: ListLimit[] = Object.entries(streamFiltersSchema.properties).flatMap(([name, property]) => {
+  if (property.type !== 'array') return [];
+  const items: { maxLength?: number; enum?: readonly string[] } = property.items;
+  const chars = items.maxLength ?? Math.max(...(items.enum ?? []).map((v) => v.length));
+  return [{ name, items: property.maxItems, chars }];
+});
+
+function sizeProblem(filters: unknown): string | undefined {
+  if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) return undefined;
+  const fields = filters as Record<string, unknown>;
+  const names = Object.keys(fields);
+  if (names.length > STREAM_FILTER_FIELDS.length) return `filters has ${names.length} fields; filters are ${STREAM_FILTER_FIELDS.join(', ')}`;
+  for (const limit of LIST_LIMITS) {
+    const list = fields[limit.name];
+    if (!Array.isArray(list)) continue;
+    if (list.length > limit.items) return `filters.${limit.name} has ${list.length} items; at most ${limit.items}`;
+    const long = list.findIndex((v) => typeof v === 'string' && v.length > limit.chars);
+    if (long >= 0) return `filters.${limit.name}[${long}] is ${(list[long] as string).length} characters long; no valid value is longer than ${limit.chars}`;
+  }
+  return undefined;
 }
 
 function describe(e: ErrorObject): string {
   const field = e.instancePath.split('/')[1];
   if (e.keyword === 'additionalProperties') {
     const name = (e.params as { additionalProperty: string }).additionalProperty;
-    return `unknown filter "${name}"; filters are ${STREAM_FILTER_FIELDS.join(', ')}`;
+    return `unknown filter ${quote(name)}; filters are ${STREAM_FILTER_FIELDS.join(', ')}`;
   }
-  if (e.keyword === 'enum' && field === 'categories') return `unknown category ${JSON.stringify(e.data)}; valid categories are ${EVENT_CATEGORIES.join(', ')}`;
-  if (e.keyword === 'enum' && field === 'min_severity') return `unknown min_severity ${JSON.stringify(e.data)}; valid severities are ${EVENT_SEVERITIES.join(', ')}`;
+  if (e.keyword === 'enum' && field === 'categories') return `unknown category ${quote(e.data)}; valid categories are ${EVENT_CATEGORIES.join(', ')}`;
+  if (e.keyword === 'enum' && field === 'min_severity') return `unknown min_severity ${quote(e.data)}; valid severities are ${EVENT_SEVERITIES.join(', ')}`;
   if (e.keyword === 'type' && e.instancePath === '') return 'filters must be an object';
   return `filters${e.instancePath} ${e.message ?? 'is invalid'}`;
 }
@@ -114,10 +163,23 @@ function invalid(message: string): Parsed {
   return { ok: false, code: 'invalid_message', message };
 }
 
+/** A client's value in an error message: JSON, cut after QUOTE_CHARS characters. */
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS)}...`;
+}
+
+/** The first MAX_PROBLEMS of `items`, then how many more there are. */
+function listed(items: string[], separator: string): string {
+  if (items.length <= MAX_PROBLEMS) return items.join(separator);
+  return `${items.slice(0, MAX_PROBLEMS).join(separator)}${separator}and ${items.length - MAX_PROBLEMS} more`;
+}
+
 // Server messages. `event` messages are built once per record by stream-record.ts.
 
 export function errorMessage(code: ErrorCode, message: string): string {
-  return JSON.stringify({ type: 'error', code, message });
+  const bounded = message.length <= MAX_ERROR_CHARS ? message : `${message.slice(0, MAX_ERROR_CHARS)}...`;
+  return JSON.stringify({ type: 'error', code, message: bounded });
 }
 
 export function authenticatedMessage(credentialId: string, expiresAt: Date | null): string {
@@ -140,13 +202,15 @@ export function heartbeatMessage(now: number, eventsSent: number, uptimeSeconds:
   return JSON.stringify({ type: 'heartbeat', timestamp: new Date(now).toISOString(), events_sent: eventsSent, connection_uptime_seconds: uptimeSeconds, ...(resume ? { resume } : {}) });
 }
 
-export function slowConsumerWarning(backlog: number, limit: number): string {
+export function slowConsumerWarning(backlog: Backlog, limits: QueueLimits): string {
   return JSON.stringify({
     type: 'warning',
     code: 'slow_consumer',
-    message: `${backlog} messages are waiting for this connection; at more than ${limit} it is closed (code ${CLOSE.slowConsumer}) with a resume handle`,
-    backlog,
-    limit,
+    message: `${backlog.messages} messages (${backlog.bytes} bytes) are waiting for this connection; at more than ${limits.cutOffAt} messages or ${limits.cutOffBytes} bytes it is closed (code ${CLOSE.slowConsumer}) with a resume handle`,
+    backlog: backlog.messages,
+    limit: limits.cutOffAt,
+    backlog_bytes: backlog.bytes,
+    limit_bytes: limits.cutOffBytes,
   });
 }
 

@@ -7,24 +7,44 @@ export const BUFFER_MESSAGES = 1000;
 export interface QueueLimits {
   /** Messages waiting (queued and written to the socket but not yet flushed) at which the client is cut off. */
   cutOffAt: number;
-  /** At this backlog the client is warned once... */
+  /**
+   * Bytes waiting (queued, and held by the socket: `ws`'s bufferedAmount) past which the client is cut off,
+   * however few messages they are: 1000 messages of 8 KiB, several times an ordinary event's size.
+   */
+  cutOffBytes: number;
+  /** At this backlog (messages or bytes) the client is warned once... */
   warnAt: number;
-  /** ...and warned again only after it came back below this. */
+  warnBytes: number;
+  /** ...and warned again only after it came back below this (both). */
   rearmBelow: number;
+  rearmBytes: number;
   /** Messages handed to the socket and not yet flushed to the kernel; the rest wait in the queue. */
   inFlight: number;
 }
 
-export const QUEUE_LIMITS: QueueLimits = { cutOffAt: BUFFER_MESSAGES, warnAt: 750, rearmBelow: 250, inFlight: 64 };
+const MiB = 1024 * 1024;
+
+export const QUEUE_LIMITS: QueueLimits = { cutOffAt: BUFFER_MESSAGES, cutOffBytes: 8 * MiB, warnAt: 750, warnBytes: 6 * MiB, rearmBelow: 250, rearmBytes: 2 * MiB, inFlight: 64 };
+
+export interface Backlog {
+  messages: number;
+  bytes: number;
+}
 
 export type QueueAction = 'none' | 'warn' | 'cut_off';
 
-/** What a new backlog of `depth` messages calls for, and whether the client now stands warned. */
-export function backlogAction(depth: number, warned: boolean, limits: QueueLimits = QUEUE_LIMITS): { action: QueueAction; warned: boolean } {
-  if (depth > limits.cutOffAt) return { action: 'cut_off', warned };
-  if (depth >= limits.warnAt && !warned) return { action: 'warn', warned: true };
-  if (depth < limits.rearmBelow && warned) return { action: 'none', warned: false };
+/** What a new backlog calls for, and whether the client now stands warned. */
+export function backlogAction(depth: Backlog, warned: boolean, limits: QueueLimits = QUEUE_LIMITS): { action: QueueAction; warned: boolean } {
+  if (depth.messages > limits.cutOffAt || depth.bytes > limits.cutOffBytes) return { action: 'cut_off', warned };
+  if ((depth.messages >= limits.warnAt || depth.bytes >= limits.warnBytes) && !warned) return { action: 'warn', warned: true };
+  if (depth.messages < limits.rearmBelow && depth.bytes < limits.rearmBytes && warned) return { action: 'none', warned: false };
   return { action: 'none', warned };
+}
+
+/** Why a client was cut off, in the words of its close reason. */
+export function cutOffWords(depth: Backlog, limits: QueueLimits = QUEUE_LIMITS): string {
+  if (depth.messages > limits.cutOffAt) return `slow consumer: more than ${limits.cutOffAt} messages waiting`;
+  return `slow consumer: more than ${limits.cutOffBytes / MiB} MiB waiting`;
 }
 
 /** A FIFO with O(1) push and shift (an array with a moving head, compacted now and then). */

@@ -160,7 +160,8 @@ describe('resuming the stream', () => {
     const slow = await client(a.url, filters);
     // The client stops reading: what the server sends piles up in the kernel, then in its queue.
     slow.ws.pause();
-    const flood = Array.from({ length: 3000 }, () => streamEvent(run, n++, { source_module: 'flood', description: 'x'.repeat(16_000) }));
+    // 4 KB each, so the 1000 messages of the limit stay well below its 8 MiB.
+    const flood = Array.from({ length: 3000 }, () => streamEvent(run, n++, { source_module: 'flood', description: 'x'.repeat(4_000) }));
     for (let i = 0; i < flood.length; i += 200) await publish(producer, topic, flood.slice(i, i + 200));
     await expect.poll(() => registry.getSingleMetricAsString('pss_stream_drops_total'), { timeout: 30_000 }).toMatch(/reason="slow_consumer"} [1-9]/);
     slow.ws.resume();

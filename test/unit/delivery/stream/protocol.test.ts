@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeReason, heartbeatMessage, parseClientMessage } from '../../../../delivery/stream/protocol.ts';
+import { closeReason, errorMessage, heartbeatMessage, parseClientMessage } from '../../../../delivery/stream/protocol.ts';
 
 describe('client messages', () => {
   it('parses the four client messages', () => {
@@ -47,6 +47,42 @@ describe('client messages', () => {
       expect(parsed, text).toMatchObject({ ok: false, code: 'invalid_message', message: expect.stringMatching(message) });
     }
     expect(parseClientMessage('{"type":"subscribe","filters":[]}')).toMatchObject({ ok: false, code: 'invalid_filter', message: 'filters must be an object' });
+  });
+});
+
+describe('what a bad client message can cost (issue 21 item 5)', () => {
+  const refused = (text: string) => {
+    const parsed = parseClientMessage(text);
+    if (parsed.ok) throw new Error('accepted');
+    return parsed;
+  };
+
+  it('refuses a list longer than its limit as one problem, before looking at its items', () => {
+    const categories = Array.from({ length: 9_516 }, (_, i) => `c${i}`);
+    const parsed = refused(JSON.stringify({ type: 'subscribe', filters: { categories } }));
+    expect(parsed).toEqual({ ok: false, code: 'invalid_filter', message: 'filters.categories has 9516 items; at most 50' });
+  });
+
+  it('refuses a value longer than any valid one without quoting it', () => {
+    const parsed = refused(JSON.stringify({ type: 'subscribe', filters: { zones: ['Z', 'x'.repeat(60_000)] } }));
+    expect(parsed.message).toBe('filters.zones[1] is 60000 characters long; no valid value is longer than 200');
+    expect(refused(JSON.stringify({ type: 'subscribe', filters: { categories: ['y'.repeat(1_000)] } })).message).toMatch(/no valid value is longer than 9$/);
+  });
+
+  it('lists at most ten problems, then how many more, and quotes at most 64 characters of a value', () => {
+    const categories = Array.from({ length: 50 }, (_, i) => `bad${i}`);
+    const many = refused(JSON.stringify({ type: 'subscribe', filters: { categories } }));
+    expect(many.message.split('; valid categories').length - 1).toBe(10);
+    expect(many.message).toMatch(/; and 40 more$/);
+    const long = refused(JSON.stringify({ type: 'x'.repeat(10_000) }));
+    expect(long.message.length).toBeLessThan(200);
+    const fields = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`f${i}`, 1]));
+    expect(refused(JSON.stringify({ type: 'unsubscribe', ...fields })).message).toMatch(/^unsubscribe has no field "f0", .*"f9", and 2990 more$/);
+    expect(refused(JSON.stringify({ type: 'subscribe', filters: fields })).message).toBe('filters has 3000 fields; filters are categories, min_severity, zones, source_modules');
+  });
+
+  it('never sends an error message longer than 2,000 characters', () => {
+    expect(JSON.parse(errorMessage('invalid_message', 'z'.repeat(100_000))).message).toHaveLength(2_003);
   });
 });
 
