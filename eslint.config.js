@@ -45,7 +45,7 @@ export default tseslint.config(
   })),
   {
     // The Kafka module's own integration test injects faults with the client directly.
-    files: ['platform/kafka/**/*.ts', 'bench/kafka-clients.ts', 'test/integration/platform/kafka.test.ts'],
+    files: ['platform/kafka/**/*.ts', 'bench/kafka-clients.ts', 'bench/kafka-consume.ts', 'test/integration/platform/kafka.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

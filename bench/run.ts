@@ -9,11 +9,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipeline', 'events-query', 'event-stream', 'webhooks', 'gate-transactions-query', 'gate-pipeline', 'positions-sink'];
 /**
  * Runnable by name only: kafka-clients compared kafkajs with @platformatic/kafka once, to choose the
- * client (README "Kafka client"); it is a recorded decision, not a figure to watch. analyst-queries
+ * client (README "Kafka client"), and kafka-consume measured Confluent's librdkafka client on our consume
+ * path; they are recorded decisions, not figures to watch. analyst-queries
  * generates 10,000,000 positions first, which takes several minutes (README "Analysts"); vessel-directory
  * measured a decision (README vessel decision 8).
  */
-const ON_REQUEST = ['kafka-clients', 'analyst-queries', 'vessel-directory'];
+const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory'];
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((b) => !DEFAULT_BENCHES.includes(b) && !ON_REQUEST.includes(b));
