@@ -175,7 +175,7 @@ export const PLATFORM_SETTINGS = {
   },
   authFailuresPerMinute: {
     env: 'PSS_AUTH_FAILURES_PER_MINUTE',
-    description: 'Refused credentials (bad, unknown, revoked or expired API keys and tokens; wrong OAuth client secrets, codes and refresh tokens) allowed per client address per minute, per API instance, after PSS_AUTH_FAILURES_BURST. An address over the limit gets 429 with Retry-After before its credential is looked up, even a good one.',
+    description: 'Refused credentials (bad, unknown, revoked or expired API keys and tokens; wrong OAuth client secrets, codes and refresh tokens) allowed per client address per minute, per API instance, after PSS_AUTH_FAILURES_BURST. An address over the limit gets 429 with Retry-After for any refused credential, and before the look-up for one not accepted on this instance before (but one per 60/this seconds); valid credentials it was vouched for are still served.',
     default: '60',
     parse: int(1, 1_000_000),
   },

@@ -15,7 +15,8 @@ import { PREFIXES, matches } from './secrets.ts';
  * token (svc_oauth_). Missing, unknown, revoked and expired credentials are all 401 with the same
  * message, so a caller learns nothing about which keys exist; a valid key used from an address outside
  * its allowlist is 403. Every request reads the credential's row: revocation is effective at once.
- * An address whose credentials keep being refused gets 429 before the lookup (failure-throttle.ts).
+ * An address whose credentials keep being refused gets 429 for any credential it has not been vouched
+ * for, before the lookup, and for any refused one; valid credentials are still served (failure-throttle.ts).
  */
 
 export type Authenticator = (req: Request) => Promise<Principal>;
@@ -41,18 +42,24 @@ export function createCredentialVerifier(ctx: ServiceContext): CredentialVerifie
   return async (credential, socketAddress, forwardedFor) => {
     if (credential === null || credential === '') return refuse('missing');
     const address = clientAddress(socketAddress, forwardedFor);
-    const decision = throttle.check(address);
-    if (!decision.allowed) {
-      failures.inc({ reason: 'throttled' });
-      throw new AppError('rate_limited', `Too many refused credentials from this address; retry after ${decision.retryAfterSeconds} s`, { retry_after_seconds: decision.retryAfterSeconds });
-    }
+    const admission = throttle.admit(address, [credential]);
+    if (!admission.lookup) throw throttled(admission.retryAfterSeconds);
     try {
-      return await (credential.startsWith(PREFIXES.access) ? oauthPrincipal(ctx, credential) : apiKeyPrincipal(ctx, credential, address));
+      const principal = await (credential.startsWith(PREFIXES.access) ? oauthPrincipal(ctx, credential) : apiKeyPrincipal(ctx, credential, address));
+      throttle.vouch([credential]);
+      return principal;
     } catch (err) {
-      if (err instanceof AppError && (err.code === 'unauthorized' || err.code === 'forbidden')) throttle.failed(address);
-      throw err;
+      if (!(err instanceof AppError && (err.code === 'unauthorized' || err.code === 'forbidden'))) throw err;
+      const retryAfter = throttle.refused(address, [credential]);
+      // Over the limit, every refusal looks like the 429 of a credential not looked up.
+      throw admission.throttled ? throttled(retryAfter) : err;
     }
   };
+}
+
+function throttled(retryAfterSeconds: number): AppError {
+  failures.inc({ reason: 'throttled' });
+  return new AppError('rate_limited', `Too many refused credentials from this address; retry after ${retryAfterSeconds} s`, { retry_after_seconds: retryAfterSeconds });
 }
 
 function bearer(header: string | undefined): string | null {

@@ -121,11 +121,15 @@ export function oauthRouter(ctx: ServiceContext): Router {
     const grantType = String(body.grant_type ?? 'missing');
     const grantLabel = (GRANT_TYPES as readonly string[]).includes(grantType) ? grantType : 'other';
     const address = clientAddress(req.socket.remoteAddress, req.header('x-forwarded-for'));
-    const throttled = failures.check(address);
-    if (!throttled.allowed) {
+    // The secrets this request presents: the client's, and the grant's (failure-throttle.ts).
+    const clientSecret = basicPassword(req) ?? body.client_secret;
+    const grantSecrets = [body.refresh_token, body.code];
+    const admission = failures.admit(address, [clientSecret, ...grantSecrets]);
+    const throttled = (retryAfterSeconds: number) => {
       tokenRequests.inc({ grant_type: grantLabel, outcome: 'throttled' });
-      return tooMany(res, throttled.retryAfterSeconds, 'Too many refused credentials from this address');
-    }
+      return tooMany(res, retryAfterSeconds, 'Too many refused credentials from this address');
+    };
+    if (!admission.lookup) return throttled(admission.retryAfterSeconds);
     // Keyed on the address as well as the client_id, which the caller chooses.
     const clientId = basicUser(req) ?? body.client_id;
     const limited = [`token-address:${address}`, ...(clientId ? [`token:${clientId}`] : [])].map((k) => tokenLimiter.take(k)).find((d) => !d.allowed);
@@ -147,17 +151,22 @@ export function oauthRouter(ctx: ServiceContext): Router {
       issued.expires_in = LIFETIMES.accessTokenSeconds;
       // Spec "Token response": `scope` only in the authorization-code exchange response.
       if (grantType === 'refresh_token') delete issued.scope;
+      // The client's next refresh presents this refresh token: it gets through an address over its limit.
+      failures.vouch([clientSecret, typeof issued.refresh_token === 'string' ? issued.refresh_token : undefined]);
       tokenRequests.inc({ grant_type: grantLabel, outcome: 'issued' });
     } catch (err) {
       const e = err as InstanceType<typeof OAuth2Server.OAuthError>;
+      const known = err instanceof OAuth2Server.OAuthError && e.code < 500;
+      if (known) req.log.info({ grant_type: grantType, error: e.name, description: e.message }, 'token request refused');
+      // A wrong client secret, code or refresh token: a refused credential; over the limit, the throttle's 429.
+      if (known && (e.name === 'invalid_client' || e.name === 'invalid_grant')) {
+        const retryAfter = failures.refused(address, e.name === 'invalid_client' ? [clientSecret, ...grantSecrets] : grantSecrets);
+        if (admission.throttled) return throttled(retryAfter);
+      }
       tokenRequests.inc({ grant_type: grantLabel, outcome: e.name ?? 'error' });
-      if (!(err instanceof OAuth2Server.OAuthError) || e.code >= 500) {
+      if (!known) {
         req.log.error({ err }, 'token request failed');
         response.body = { error: 'server_error', error_description: 'An internal error occurred' };
-      } else {
-        // A wrong client secret, code or refresh token: a refused credential.
-        if (e.name === 'invalid_client' || e.name === 'invalid_grant') failures.failed(address);
-        req.log.info({ grant_type: grantType, error: e.name, description: e.message }, 'token request refused');
       }
     }
     res.status(response.status ?? 200).set({ ...response.headers, 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(response.body);
@@ -212,6 +221,20 @@ function cookie(req: Request, name: string): string | undefined {
     if (k === name) return v.join('=');
   }
   return undefined;
+}
+
+/** The password of Basic authentication (the client secret), percent-decoded as RFC 6749 2.3.1 says. */
+function basicPassword(req: Request): string | undefined {
+  const m = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.header('authorization') ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const at = decoded.indexOf(':');
+  if (at < 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(at + 1));
+  } catch {
+    return decoded.slice(at + 1);
+  }
 }
 
 function basicUser(req: Request): string | undefined {

@@ -41,6 +41,20 @@ export class RateLimiter {
     return { allowed: false, retryAfterSeconds: this.retryAfter(bucket) };
   }
 
+  /**
+   * Spends a token even when none is left, down to `-maxDebt`, so a key that keeps failing while over
+   * its limit stays over it longer (at most `(maxDebt + 1) / perSecond` after it stops). Decides as `take`.
+   */
+  charge(key: string, maxDebt: number): Decision {
+    const now = this.now();
+    const bucket = this.refilled(this.buckets.get(key), now);
+    const allowed = bucket.tokens >= 1;
+    bucket.tokens = Math.max(-maxDebt, bucket.tokens - 1);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > PRUNE_ABOVE) this.prune(now);
+    return allowed ? { allowed: true, remaining: Math.floor(bucket.tokens) } : { allowed: false, retryAfterSeconds: this.retryAfter(bucket) };
+  }
+
   /** What `take` would decide, without spending a token. */
   peek(key: string): Decision {
     const bucket = this.refilled(this.buckets.get(key), this.now());

@@ -13,6 +13,21 @@ describe('RateLimiter', () => {
     expect(limiter.take('k')).toEqual({ allowed: true, remaining: 0 });
   });
 
+  it('charges past empty into a debt of at most maxDebt, which delays the next allowed request', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ burst: 2, perSecond: 1 }, () => now);
+    expect(limiter.charge('k', 2)).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.charge('k', 2)).toEqual({ allowed: true, remaining: 0 });
+    expect(limiter.charge('k', 2)).toEqual({ allowed: false, retryAfterSeconds: 2 });
+    expect(limiter.charge('k', 2)).toEqual({ allowed: false, retryAfterSeconds: 3 });
+    // The debt stops at 2: one more charge changes nothing.
+    expect(limiter.charge('k', 2)).toEqual({ allowed: false, retryAfterSeconds: 3 });
+    now = 2_999;
+    expect(limiter.peek('k').allowed).toBe(false);
+    now = 3_000;
+    expect(limiter.peek('k')).toEqual({ allowed: true, remaining: 1 });
+  });
+
   it('keeps one bucket per key', () => {
     const limiter = new RateLimiter({ burst: 1, perSecond: 1 }, () => 0);
     expect(limiter.take('a').allowed).toBe(true);
