@@ -19,6 +19,7 @@ export function createStreamHub(ctx: ServiceContext, clock?: Clock): StreamHub {
     log: ctx.log.child({ component: 'event-stream' }),
     leaseSeconds: ctx.config.streamConnectionLeaseSeconds,
     replayRecords: ctx.config.streamReplayRecords,
+    dedupeRecords: ctx.config.streamDedupeRecords,
     publicUrl: ctx.config.publicUrl,
     ...(clock ? { clock } : {}),
     // The same check as every /v1 request (revocation effective at once, IP allowlists, the refused-credential

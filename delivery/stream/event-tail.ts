@@ -5,6 +5,7 @@ import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { TopicCodec } from '../../platform/codec/index.ts';
 import type { InRecord, KafkaPartitionReader } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
+import { identityOf, type Identity } from './event-copies.ts';
 import { streamRecord, type StreamRecord } from './stream-record.ts';
 
 /** A record of the topic as the hub takes it: `record` is absent when its value could not be decoded. */
@@ -12,6 +13,7 @@ export interface Tailed {
   partition: number;
   offset: number;
   time: number;
+  identity: Identity;
   record?: StreamRecord;
 }
 
@@ -99,7 +101,8 @@ export class EventTail {
     return inAppendOrder(records).map((r) => {
       const offset = Number(r.offset);
       const event = events.get(r);
-      return { partition: r.partition, offset, time: r.timestamp, ...(event ? { record: streamRecord(r.partition, offset, r.timestamp, event) } : {}) };
+      const identity = identityOf(r);
+      return { partition: r.partition, offset, time: r.timestamp, identity, ...(event ? { record: streamRecord(r.partition, offset, r.timestamp, event) } : {}) };
     });
   }
 

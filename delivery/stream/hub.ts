@@ -14,12 +14,13 @@ import type { Pool } from '../../platform/postgres.ts';
 import type { StreamFilters } from '../../schemas/stream.ts';
 import { ConnectionLeases } from './connection-leases.ts';
 import { StreamConnection, type ConnectionHost, type Grant, type Outgoing } from './connection.ts';
+import type { CopyWindow } from './event-copies.ts';
 import { EventTail, type Tailed } from './event-tail.ts';
 import { compileFilters } from './filters.ts';
 import { textFrame } from './frame.ts';
 import { streamMetrics } from './metrics.ts';
 import { CLOSE, errorMessage, subscribedMessage } from './protocol.ts';
-import { readMissed } from './replay-reader.ts';
+import { readMissed, recentCopies } from './replay-reader.ts';
 import { replayMessages } from './replay-messages.ts';
 import { ReplayRing } from './replay-ring.ts';
 import { ReplaySelection, type Selection } from './replay-selection.ts';
@@ -43,6 +44,8 @@ export interface HubOptions {
   log: Logger;
   leaseSeconds: number;
   replayRecords: number;
+  /** Offsets per partition within which a record of an event id already seen is a copy (event-copies.ts). */
+  dedupeRecords: number;
   /** {base_url}, for the GET /v1/events queries of gap messages. */
   publicUrl: string;
   /** Accepts a credential for the stream or throws AppError unauthorized / forbidden / rate_limited. */
@@ -74,6 +77,7 @@ export class StreamHub {
   #position: number[] = [];
   #time = 0;
   #ring: ReplayRing | undefined;
+  #copies: CopyWindow | undefined;
   #running = false;
   /** Reads from Kafka for resumes, one at a time. */
   #replays: Promise<unknown> = Promise.resolve();
@@ -96,9 +100,13 @@ export class StreamHub {
     this.#tail = new EventTail(this.#tailReader, opts.codec, opts.log);
   }
 
-  /** Starts reading security.events from its end; connections are accepted from then on. */
+  /**
+   * Starts reading security.events from its end; connections are accepted from then on. The records just
+   * before the end are read first, so a copy of one of them is known for one from the first record on.
+   */
   async start(): Promise<void> {
     this.#position = await this.#tail.begin();
+    this.#copies = await recentCopies(this.#tailReader, this.#position, this.#opts.dedupeRecords);
     this.#ring = new ReplayRing(this.#opts.replayRecords, this.#position);
     this.#leases.start();
     this.#tail.run((batch) => this.#take(batch));
@@ -164,11 +172,17 @@ export class StreamHub {
 
   #take(batch: Tailed[]): void {
     const ring = this.#ring as ReplayRing;
+    const copies = this.#copies as CopyWindow;
     const oldest = batch[0];
     if (oldest) streamMetrics.dispatchDelay.observe(Math.max(0, Date.now() - oldest.time) / 1000);
     for (const t of batch) {
       this.#position[t.partition] = t.offset + 1;
       if (t.time > this.#time) this.#time = t.time;
+      // A copy is neither sent nor kept for resumes: every client had the first one (or its filters left it out).
+      if (copies.isCopy(t.partition, t.offset, t.identity)) {
+        streamMetrics.copies.inc();
+        continue;
+      }
       if (!t.record) continue;
       ring.push(t.record);
       this.#dispatch(t.record);
@@ -236,7 +250,7 @@ export class StreamHub {
       for (const record of ring.since(from.offsets)) if (sub.matches(record.event)) selection.add(record);
       return finish(selection.result(), 'memory');
     }
-    const read = this.#replays.then(() => readMissed(this.#replayReader, this.#opts.codec, from.offsets, to.offsets, sub.matches));
+    const read = this.#replays.then(() => readMissed(this.#replayReader, this.#opts.codec, { from: from.offsets, to: to.offsets, matches: sub.matches, dedupeRecords: this.#opts.dedupeRecords }));
     this.#replays = read.then(
       (selection) => finish(selection, 'kafka'),
       (err) => {

@@ -60,6 +60,11 @@ export class Fifo<T> {
     this.#items.push(item);
   }
 
+  /** The first item, left in place. */
+  peek(): T | undefined {
+    return this.#head < this.#items.length ? this.#items[this.#head] : undefined;
+  }
+
   shift(): T | undefined {
     if (this.#head >= this.#items.length) return undefined;
     const item = this.#items[this.#head] as T;

@@ -14,6 +14,12 @@ export const STREAM_SETTINGS = {
     default: '20000',
     parse: int(0, 10_000_000),
   },
+  streamDedupeRecords: {
+    env: 'PSS_STREAM_DEDUPE_RECORDS',
+    description: 'WebSocket stream: how many records back on a partition of security.events a record looks for an earlier record of the same event id and revision; one found there is a copy (a relay that crashed after publishing published it again) and is not sent. Each API instance reads this many records per partition at start-up and keeps their ids.',
+    default: '10000',
+    parse: int(0, 1_000_000),
+  },
 } as const satisfies Record<string, Setting<unknown>>;
 
 export type StreamConfig = SettingsValues<typeof STREAM_SETTINGS>;
