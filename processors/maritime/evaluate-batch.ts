@@ -3,7 +3,7 @@ import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts
 import { detectSilence, gapOnReport, gapWatch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
-import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState } from './rules/feed-silence.ts';
+import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
 import { updateRisk } from './rules/risk-score.ts';
@@ -16,6 +16,8 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
 
 /**
  * The zone pipeline for one batch of positions, in order (Traccar-style, one stage per line):
+ *   0. the partition's watermark and feed outages; at an outage, the gaps
+ *      that passed their limit before it                            (rules/feed-silence.ts)
  *   1. position -> H3 cell -> candidate zones -> exact test      (zones/zone-index.ts)
  *   2. + static data (name, category)                            (vessel-directory.ts)
  *   3. static data learned since the previous report -> intents    (rules/vessel-zone-state.ts learnVessel)
@@ -86,6 +88,7 @@ export function evaluatePositions(
     if (state !== undefined && facts !== undefined && state.zones.length > 0) learn(state, facts);
   }
   for (const { partition, position: p } of items) {
+    feed.partitionOf.set(p.mmsi, partition);
     if (p.lat === undefined || p.lon === undefined) continue;
     const reportedAt = believableReportTime(p);
     if (reportedAt === undefined) {
@@ -93,8 +96,13 @@ export function evaluatePositions(
       continue;
     }
     if (reportedAt > (watermarks.get(partition) ?? 0)) watermarks.set(partition, reportedAt);
+    const outageBefore = feed.outages.get(partition);
     const outage = observeReport(feed, partition, reportedAt, config.feed_silence_seconds);
-    if (outage !== undefined) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
+    if (outage !== undefined) {
+      events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
+      // Silences that passed their limit before the feed stopped are gaps, counted as before the outage.
+      if (ruled) silencesBefore(outage, outageBefore, partition);
+    }
     const where = snapshot.index.locate(p.lat, p.lon);
     const firstEvent = events.length;
     const before = states.get(p.mmsi);
@@ -144,6 +152,17 @@ export function evaluatePositions(
   }
   return { events, changed: [...changed.values()], late, future, watermarks, occupancy, encounters };
 
+  /** ais_gap for the partition's vessels silent past their limit when the feed stopped (`outage.silent_from`). */
+  function silencesBefore(outage: Outage, outageBefore: Outage | undefined, partition: number): void {
+    for (const [mmsi, state] of states) {
+      if (state.zones.length === 0 || feed.partitionOf.get(mmsi) !== partition) continue;
+      const found = silenceGap(state, outage.silent_from, outageBefore, snapshot);
+      if (found.length === 0) continue;
+      events.push(...found);
+      changed.set(mmsi, state);
+    }
+  }
+
   function learn(state: VesselState, facts: VesselFacts): void {
     const outcome = learnVessel(state, facts, snapshot.rules, config);
     if (outcome.changed) changed.set(state.mmsi, state);
@@ -182,6 +201,24 @@ function occupancyChanges(mmsi: number, before: string[], after: string[], at: n
   for (const zone_id of before) if (!after.includes(zone_id)) out.push({ zone_id, mmsi, inside: false, at });
 }
 
+/** The ais_gap (and the risk score it moves) of a vessel silent past its limit as of `asOf`, if not raised yet. */
+function silenceGap(state: VesselState, asOf: number, outage: Outage | undefined, snapshot: ZoneSnapshot): SecurityEvent[] {
+  const gap = detectSilence(state, asOf, silentFrom(state.last_seen_at, outage), gapWatch(state, snapshot.rules, snapshot.zoneRules));
+  if (gap === undefined) return [];
+  const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
+  return risk === undefined ? [ruleEvent(gap, 'ais-silence')] : [ruleEvent(gap, 'ais-silence'), ruleEvent(risk, 'ais-silence')];
+}
+
+/**
+ * A batch's outcome followed by housekeeping's, with each changed vessel once: in a catch-up the same
+ * vessel both reports and is found silent in one batch, and one upsert cannot write a row twice.
+ */
+export function withHousekeeping(batch: BatchOutcome, expired: Pick<BatchOutcome, 'events' | 'changed' | 'occupancy'>): BatchOutcome {
+  const changed = new Map(batch.changed.map((s) => [s.mmsi, s]));
+  for (const state of expired.changed) changed.set(state.mmsi, state);
+  return { ...batch, events: batch.events.concat(expired.events), changed: [...changed.values()], occupancy: batch.occupancy.concat(expired.occupancy) };
+}
+
 /**
  * Housekeeping, as of the event-time watermark of the partition each vessel's reports arrive on
  * (partitions may run at different event times, e.g. while one catches up after downtime): closes
@@ -211,14 +248,9 @@ export function expireSilent(
     let dirty = false;
     if (ruled) {
       const partition = partitionOf?.(mmsi);
-      const outage = partition === undefined ? undefined : feed?.outages.get(partition);
-      const gap = detectSilence(state, watermark, silentFrom(state.last_seen_at, outage), gapWatch(state, snapshot.rules, snapshot.zoneRules));
-      if (gap !== undefined) {
-        events.push(ruleEvent(gap, 'ais-silence'));
-        const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
-        if (risk !== undefined) events.push(ruleEvent(risk, 'ais-silence'));
-        dirty = true;
-      }
+      const found = silenceGap(state, watermark, partition === undefined ? undefined : feed?.outages.get(partition), snapshot);
+      events.push(...found);
+      dirty = found.length > 0;
     }
     if (state.zones.length > 0 && watermark - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
       const insideBefore = ruled ? insideTimed(state, snapshot) : NONE;

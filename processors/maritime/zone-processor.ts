@@ -14,7 +14,7 @@ import { inTransaction, isPostgresTimeout } from '../../platform/postgres.ts';
 import { startRoleWorkers } from '../../platform/role-workers.ts';
 import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
-import { evaluatePositions, expireSilent, type PartitionedPosition } from './evaluate-batch.ts';
+import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
 import { newFeedState } from './rules/feed-silence.ts';
 import type { VesselState } from './rules/vessel-state.ts';
@@ -42,7 +42,11 @@ const staticWaitExceeded = counter('pss_maritime_static_wait_exceeded_total', 'B
  */
 const STATIC_WAIT_BOUND_MS = 2_000;
 
-/** How often (wall clock) silent vessels are checked; the silence timeout itself is event time. */
+/**
+ * How often (wall clock) silent vessels are checked, with or without traffic (an idle member does it on its
+ * tick: reports that arrived at once, a replay or a catch-up, and then stopped are judged at the watermark
+ * they left); the silence limits themselves are event time.
+ */
 const HOUSEKEEPING_EVERY_MS = 10_000;
 /** How often an idle zone consumer looks for static data learned about the vessels it holds. */
 const LEARNED_TICK_MS = 1_000;
@@ -61,13 +65,12 @@ class OwnedVessels {
   unwritten = new Map<number, VesselState>();
   /** Vessels known to have no stored state, so they are not looked up again. */
   absent = new Set<number>();
-  partitionOf = new Map<number, number>();
 
   watermarkOf = (mmsi: number): number | undefined => {
-    const partition = this.partitionOf.get(mmsi);
+    const partition = this.feed.partitionOf.get(mmsi);
     return partition === undefined ? undefined : this.feed.watermarks.get(partition);
   };
-  partitionOfVessel = (mmsi: number): number | undefined => this.partitionOf.get(mmsi);
+  partitionOfVessel = (mmsi: number): number | undefined => this.feed.partitionOf.get(mmsi);
 }
 
 /**
@@ -91,6 +94,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   let owned = new OwnedVessels();
   const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
+  const housekeepingDue = (): boolean => Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
   // The site-wide dwell_time stored through the rules API, over the built-in defaults; rebuilt only when
   // the snapshot changes, because dwell policies are cached per config object.
   let configFor: { snapshot: ZoneSnapshot; config: ZoneRulesConfig } | undefined;
@@ -147,13 +151,12 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   }
 
   async function evaluate(records: InRecord[]): Promise<void> {
-    if (records.length === 0 && !directory.learnedAny(owned.states)) return;
+    if (records.length === 0 && !(housekeepingDue() && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
     const started = performance.now();
     const items = await parsePositions(records);
     const v = owned;
     const unknown = new Set<number>();
-    for (const { partition, position } of items) {
-      v.partitionOf.set(position.mmsi, partition);
+    for (const { position } of items) {
       if (!v.states.has(position.mmsi) && !v.absent.has(position.mmsi)) unknown.add(position.mmsi);
     }
     const [loaded] = await Promise.all([loadVesselStates(ctx.pool, [...unknown]), staticDataCurrent()]);
@@ -169,17 +172,12 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
 
     const snapshot = catalog.snapshot;
     const config = configOf(snapshot);
-    const outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
-    let { events, changed, occupancy } = outcome;
-    const { encounters } = outcome;
-    const housekeeping = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
-    if (housekeeping) {
+    let outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
+    if (housekeepingDue()) {
       lastHousekeeping = Date.now();
-      const expired = expireSilent(v.states, v.watermarkOf, snapshot, config, v.feed, v.partitionOfVessel);
-      events = events.concat(expired.events);
-      changed = changed.concat(expired.changed);
-      occupancy = occupancy.concat(expired.occupancy);
+      outcome = withHousekeeping(outcome, expireSilent(v.states, v.watermarkOf, snapshot, config, v.feed, v.partitionOfVessel));
     }
+    const { events, changed, occupancy, encounters } = outcome;
 
     // Schedule windows that opened or closed by this instance's newest event time are judged now too.
     const eventTime = Math.max(0, ...v.feed.watermarks.values());

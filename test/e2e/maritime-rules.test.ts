@@ -120,7 +120,7 @@ describe('maritime rules end to end', () => {
       ...chatty.slice(0, -1).map((p) => ({ key: String(DARK), p })),
     ];
     await producer.send(records.map(({ key, p }) => ({ topic: service.context.topics.aisPositions, key, value: JSON.stringify(p) })));
-    // Housekeeping runs with a batch at most every 10 s of wall clock: one more report after that.
+    // Housekeeping runs at most every 10 s of wall clock (with a batch, or on an idle tick): one more report after that.
     await new Promise((r) => setTimeout(r, 11_000));
     await producer.send([{ topic: service.context.topics.aisPositions, key: String(DARK), value: JSON.stringify(chatty[chatty.length - 1]) }]);
     const events = await readEvents((seen) => seen.some((e) => e.type === 'ais_gap' && e.metadata.mmsi === DARK));

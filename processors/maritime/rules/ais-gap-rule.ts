@@ -9,8 +9,12 @@ import type { VesselState } from './vessel-state.ts';
  *
  * Silence is measured in event time: while the vessel is silent, against its Kafka partition's
  * watermark (the newest report time of the partition's other vessels), checked by the adapter's
- * housekeeping; when it reports again, against that report. Both give the same event (same instant,
- * same key), so when the gap is found does not change what is stored.
+ * housekeeping and, as of the moment the feed stopped, at the report that ends a feed outage; when it
+ * reports again, against that report. Each gap is the same event (same instant, same key) whichever
+ * finds it. On a partition whose reports arrive in event-time order the three agree, so where batches
+ * and housekeeping runs fall (a live feed, or the same reports in one catch-up batch) changes nothing.
+ * The vessel's own report, not the watermark, judges it at its report: in a catch-up listing reports
+ * vessel by vessel, the watermark would make every later vessel look silent.
  *
  * `silentFrom` is where the silence is counted from: the vessel's last report, or, when its partition
  * itself fell silent after that report (a feed outage, see feed-silence.ts), the moment the feed came

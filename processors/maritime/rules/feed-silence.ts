@@ -8,7 +8,9 @@ import { iso, type RuleIntent } from './rule-intent.ts';
  *
  * Limit: during the outage itself event time stands still, so nothing is detected until the feed
  * returns (no vessel gaps either, which is the point). Partitions that stop in the same minute share
- * one event id, so a feed-wide stop is one event, whatever the instance that sees it.
+ * one event id, so a feed-wide stop is one event, whatever the instance that sees it. Vessels already
+ * silent past their limit when the feed stopped are judged as of that moment before the outage is
+ * recorded (evaluate-batch.ts), so their gaps do not depend on whether housekeeping ran before it.
  */
 export interface Outage {
   silent_from: number;
@@ -20,10 +22,12 @@ export interface FeedState {
   watermarks: Map<number, number>;
   /** The latest outage per partition; a partition first seen by this instance counts as just resumed. */
   outages: Map<number, Outage>;
+  /** The partition each vessel's reports arrive on (keyed by MMSI): whose watermark judges its silence. */
+  partitionOf: Map<number, number>;
 }
 
 export function newFeedState(): FeedState {
-  return { watermarks: new Map(), outages: new Map() };
+  return { watermarks: new Map(), outages: new Map(), partitionOf: new Map() };
 }
 
 /** Advances a partition's watermark with a report; returns the outage it ends, if any. */
