@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { fileURLToPath } from 'node:url';
+import { DependencyError } from './errors.ts';
 import type { Logger } from './log.ts';
 import { counter } from './metrics.ts';
 
@@ -30,6 +31,10 @@ const CONNECT_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection
 const STATEMENT_TIMEOUT = '57014';
 
 const timeouts = counter('pss_postgres_timeouts_total', 'Postgres queries that timed out, by kind (no_answer: the connection did not answer and was dropped; statement: cancelled by statement_timeout)', ['kind']);
+const lostConnections = counter('pss_postgres_connections_lost_total', 'Postgres connections that failed while open (reset, closed by the server), idle or in use');
+
+/** A lost connection is reported by /readyz this long: past a holder's retry, not for minutes after a blip. */
+const LOST_REPORTED_MS = 10_000;
 
 /** A query or connection attempt that ran out of time: a stalled or overloaded Postgres, not a bad query. */
 export function isPostgresTimeout(err: unknown): boolean {
@@ -37,17 +42,48 @@ export function isPostgresTimeout(err: unknown): boolean {
   return e?.code === STATEMENT_TIMEOUT || e?.message === NO_ANSWER || CONNECT_TIMEOUTS.includes(String(e?.message));
 }
 
-/** When a query of each pool last timed out, for /readyz (platform/readiness.ts). */
-const lastTimeout = new WeakMap<pg.Pool, { at: number; message: string; windowMs: number }>();
+interface Failure {
+  at: number;
+  message: string;
+  windowMs: number;
+}
+
+/** When a query of each pool last timed out, and when one of its connections was last lost, for /readyz (platform/readiness.ts). */
+const lastFailures = new WeakMap<pg.Pool, { timeout?: Failure; lost?: Failure }>();
+
+function noteFailure(pool: pg.Pool, kind: 'timeout' | 'lost', message: string, windowMs: number): void {
+  lastFailures.set(pool, { ...lastFailures.get(pool), [kind]: { at: Date.now(), message, windowMs } });
+}
 
 /**
- * A query of this pool that timed out recently (within two query timeouts), described; undefined when
- * none did. A caller retrying through a stall keeps it reported between its attempts.
+ * What went wrong with this pool's connections lately, described; undefined when nothing did: a query
+ * that timed out within two query timeouts (a caller retrying through a stall keeps it reported between
+ * its attempts), a connection lost within LOST_REPORTED_MS.
  */
-export function recentTimeout(pool: pg.Pool, now = Date.now()): string | undefined {
-  const last = lastTimeout.get(pool);
-  if (!last || now - last.at > last.windowMs) return undefined;
-  return `a query timed out ${((now - last.at) / 1000).toFixed(1)} s ago: ${last.message}`;
+export function recentFailure(pool: pg.Pool, now = Date.now()): string | undefined {
+  const { timeout, lost } = lastFailures.get(pool) ?? {};
+  const recent = (f: Failure | undefined) => f !== undefined && now - f.at <= f.windowMs;
+  const ago = (f: Failure) => `${((now - f.at) / 1000).toFixed(1)} s ago: ${f.message}`;
+  const said = [recent(timeout) && `a query timed out ${ago(timeout as Failure)}`, recent(lost) && `a connection was lost ${ago(lost as Failure)}`].filter(Boolean);
+  return said.length === 0 ? undefined : said.join('; ');
+}
+
+// pg's words for a connection that failed under a query or a holder (pg 8); a reset carries its errno instead.
+const LOST_MESSAGES = ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'];
+const LOST_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'];
+
+/** A failure of the connection itself (reset, refused, closed by the server), not of the query: a retry on another connection may work. */
+export function isConnectionLoss(err: unknown): boolean {
+  const e = err as { message?: unknown; code?: unknown } | null | undefined;
+  return err instanceof ConnectionLostError || LOST_CODES.includes(String(e?.code)) || LOST_MESSAGES.includes(String(e?.message));
+}
+
+/** A transaction's connection failed while it was held: its fate is unknown to the holder, who retries. */
+class ConnectionLostError extends DependencyError {
+  constructor(cause: Error) {
+    super('postgres', `connection lost: ${cause.message}`, { cause });
+    this.name = 'ConnectionLostError';
+  }
 }
 
 export function createPool(databaseUrl: string, max: number, log?: Logger, limits: PostgresTimeouts = DEFAULT_TIMEOUTS): pg.Pool {
@@ -64,47 +100,121 @@ export function createPool(databaseUrl: string, max: number, log?: Logger, limit
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  // An idle client losing its connection (Postgres restart) must not crash the process; the pool replaces it.
-  pool.on('error', (err) => log?.warn({ err }, 'idle postgres connection failed'));
+  // Every client has an error listener for its whole life. pg-pool listens only while a client is idle,
+  // and a pg Client emitting 'error' with no listener ends the process: a connection reset while a holder
+  // had its client checked out (between two statements of a transaction, while the relay waited for Kafka)
+  // did (issue 21, item 4). pg marks such a client unqueryable, so its holder's next query fails, and
+  // pg-pool drops it when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      lostConnections.inc();
+      noteFailure(pool, 'lost', err.message, LOST_REPORTED_MS);
+      log?.warn({ err }, 'postgres connection lost');
+    });
+  });
+  // pg-pool passes an idle client's failure on to the pool; the client's own listener reported it.
+  pool.on('error', () => undefined);
   // A client released with an error is dropped; pool.query and inTransaction release that way on a timeout.
   pool.on('release', (err: Error | undefined) => {
     if (!err || !isPostgresTimeout(err)) return;
     timeouts.inc({ kind: err.message === NO_ANSWER ? 'no_answer' : 'statement' });
-    lastTimeout.set(pool, { at: Date.now(), message: err.message, windowMs: 2 * noAnswerMs });
+    noteFailure(pool, 'timeout', err.message, 2 * noAnswerMs);
   });
   return pool;
 }
 
+/** A client checked out of the pool (`checkOut`): it knows when its connection failed while held. */
+export interface HeldClient {
+  readonly client: pg.PoolClient;
+  /** How its connection failed while held; undefined while it works. */
+  readonly lost: Error | undefined;
+  /** Back to the pool, or dropped when its connection failed or `err` is given. Later calls do nothing. */
+  release(err?: Error): void;
+}
+
+/**
+ * The one way to hold a pooled client across awaits: until it is released, a failure of its connection is
+ * kept in `lost` (and `onLost` is told, for holders that wait rather than query, as a LISTEN does); the
+ * holder's next query fails, and release drops the client instead of handing it out again.
+ */
+export async function checkOut(pool: pg.Pool, onLost?: (err: Error) => void): Promise<HeldClient> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  let released = false;
+  const listener = (err: Error) => {
+    if (lost !== undefined) return;
+    lost = err;
+    onLost?.(err);
+  };
+  client.on('error', listener);
+  return {
+    client,
+    get lost() {
+      return lost;
+    },
+    release(err?: Error) {
+      if (released) return;
+      released = true;
+      client.removeListener('error', listener);
+      client.release(err ?? lost);
+    },
+  };
+}
+
+/**
+ * A client of its own, outside any pool (migrations, one-off set-up), with an error listener for its life:
+ * a lost connection fails the query in flight and the next one, never the process.
+ */
+export async function connectClient(databaseUrl: string, log?: Logger): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', (err) => log?.warn({ err }, 'postgres connection lost'));
+  await client.connect();
+  return client;
+}
+
 /** Applies every pending migration in sql/migrations. Concurrent callers wait on node-pg-migrate's advisory lock. */
 export async function migrate(databaseUrl: string, log: Logger): Promise<string[]> {
-  const applied = await runner({
-    databaseUrl,
-    dir: MIGRATIONS_DIR,
-    direction: 'up',
-    migrationsTable: 'pgmigrations',
-    checkOrder: true,
-    advisoryLockMode: 'wait',
-    log: (msg: string) => log.debug(msg),
-  });
-  return applied.map((m) => m.name);
+  // Our own client rather than the runner's, which has no error listener.
+  const dbClient = await connectClient(databaseUrl, log);
+  try {
+    const applied = await runner({
+      dbClient,
+      dir: MIGRATIONS_DIR,
+      direction: 'up',
+      migrationsTable: 'pgmigrations',
+      checkOrder: true,
+      advisoryLockMode: 'wait',
+      log: (msg: string) => log.debug(msg),
+    });
+    return applied.map((m) => m.name);
+  } finally {
+    await dbClient.end().catch(() => undefined);
+  }
 }
 
 /**
  * Runs fn in a transaction, rolling back on error. After a timeout the connection is dropped instead:
  * one that did not answer would not answer the ROLLBACK either (the server ends the transaction when
- * the connection closes, or after idle_in_transaction_session_timeout).
+ * the connection closes, or after idle_in_transaction_session_timeout). A connection lost meanwhile
+ * (reset, closed by the server) fails it with ConnectionLostError: the server rolled back, unless the
+ * COMMIT got there first, so what the caller retries must be safe to do twice.
  */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const held = await checkOut(pool);
+  const { client } = held;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
-    client.release();
+    held.release();
     return result;
   } catch (err) {
+    if (held.lost !== undefined) {
+      held.release();
+      throw new ConnectionLostError(held.lost);
+    }
     const broken = isPostgresTimeout(err) ? err : await client.query('ROLLBACK').then(() => undefined, (rollbackErr: unknown) => rollbackErr);
-    client.release(broken === undefined ? undefined : (broken as Error));
+    held.release(broken === undefined ? undefined : (broken as Error));
     throw err;
   }
 }

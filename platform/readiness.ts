@@ -1,4 +1,4 @@
-import { recentTimeout, type Pool } from './postgres.ts';
+import { recentFailure, type Pool } from './postgres.ts';
 import { KafkaAdmin, stuckConsumers, type KafkaOptions } from './kafka/index.ts';
 import { withDeadline } from './deadline.ts';
 
@@ -29,13 +29,14 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>): Pr
 }
 
 /**
- * Postgres answers a probe, and no query of the pool timed out lately: a connection that froze under
- * another part of the service (the processor) is reported though the probe's own connection works.
+ * Postgres answers a probe, and no query of the pool timed out and no connection of it was lost lately: a
+ * connection that froze or was reset under another part of the service (the processor, the relay) is
+ * reported though the probe's own connection works.
  */
 export function postgresCheck(pool: Pool): ReadinessCheck {
   return async () => {
-    const stalled = recentTimeout(pool);
-    if (stalled !== undefined) throw new Error(stalled);
+    const failed = recentFailure(pool);
+    if (failed !== undefined) throw new Error(failed);
     await pool.query('SELECT 1');
   };
 }

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, DependencyError } from '../../platform/errors.ts';
-import { isPostgresTimeout } from '../../platform/postgres.ts';
+import { isConnectionLoss, isPostgresTimeout } from '../../platform/postgres.ts';
 
 /** The spec's error body: {"error": {"code", "message", "request_id"}} (+ optional details). */
 export function errorBody(code: string, message: string, requestId: string, details?: unknown) {
@@ -51,7 +51,7 @@ function toAppError(err: unknown): AppError {
     default:
       break;
   }
-  if (err instanceof DependencyError || UNREACHABLE.has(String((err as { code?: unknown }).code)) || isPostgresTimeout(err)) {
+  if (err instanceof DependencyError || UNREACHABLE.has(String((err as { code?: unknown }).code)) || isPostgresTimeout(err) || isConnectionLoss(err)) {
     return new AppError('service_unavailable', 'A dependency of the service is unavailable; retry later', undefined, { cause: err });
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {

@@ -3,7 +3,7 @@
 // as a SCRAM-SHA-256 verifier (RFC 5802/7677, PostgreSQL's stored form), so neither the server's logs
 // nor pg_authid ever hold it in clear, and it travels as a query parameter.
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { connectClient } from '../../platform/postgres.ts';
 
 const ITERATIONS = 4096;
 
@@ -23,8 +23,7 @@ export function scramVerifier(password: string, salt: Buffer = randomBytes(16), 
  */
 export async function applyAnalystLogin(databaseUrl: string, password: string | null): Promise<void> {
   if (password === null) return;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connectClient(databaseUrl);
   try {
     await client.query('SELECT pss_set_analyst_login($1)', [scramVerifier(password)]);
   } finally {

@@ -1,8 +1,10 @@
-// A TCP proxy that a test can freeze, to show what a half-open connection does to its client. Frozen,
-// every open connection and every new one stops carrying data in both directions without being
+// A TCP proxy that a test can freeze or reset, to show what a broken connection does to its client.
+// Frozen, every open connection and every new one stops carrying data in both directions without being
 // closed, as when the peer's state is gone (a failover, a dropped NAT entry): what is sent is lost and
 // no answer ever comes. Thawed, new connections carry data again; the frozen ones stay silent until
-// their client closes them. (kafka-proxy.ts does the Kafka-specific cut and restore.)
+// their client closes them. Reset, every open connection gets an RST (the client reads ECONNRESET, as
+// when a load balancer or a restarting server cuts it), and for a while every new one is reset as soon as
+// it is accepted. (kafka-proxy.ts does the Kafka-specific cut and restore.)
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -10,21 +12,54 @@ export interface TcpProxy {
   port: number;
   freeze(): void;
   thaw(): void;
+  /** Resets every open connection, in both directions, and every new one for the next `refuseMs`. */
+  reset(refuseMs?: number): void;
+  /**
+   * Arms one reset (as `reset(refuseMs)`): once a client sends `marker` (text of a statement) and the
+   * server has answered it (ReadyForQuery), so that the client holds a connection in the middle of its
+   * work, perhaps inside a transaction. Resolves when the reset happened.
+   */
+  resetAfter(marker: string, refuseMs?: number): Promise<void>;
+  /** Local ports of the proxy's open connections to the target: what the target sees as their client ports. */
+  upstreamPorts(): number[];
   close(): Promise<void>;
+}
+
+interface Trigger {
+  marker: Buffer;
+  refuseMs: number;
+  fired: () => void;
 }
 
 interface Link {
   client: net.Socket;
   upstream?: net.Socket;
   frozen: boolean;
+  /** The last bytes the client sent, so a marker split between two reads is still seen. */
+  tail: Buffer;
+  /** The trigger whose marker this client sent; it fires with the server's next ReadyForQuery. */
+  answering?: Trigger;
 }
+
+/** PostgreSQL's ReadyForQuery message: 'Z', length 5 (the status byte follows). */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const links = new Set<Link>();
   let frozen = false;
+  let refuseUntil = 0;
+  let trigger: Trigger | undefined;
+
+  const reset = (refuseMs = 0) => {
+    refuseUntil = Date.now() + refuseMs;
+    for (const link of links) {
+      link.client.resetAndDestroy();
+      link.upstream?.resetAndDestroy();
+    }
+  };
 
   const server = net.createServer((client) => {
-    const link: Link = { client, frozen };
+    const link: Link = { client, frozen, tail: Buffer.alloc(0) };
     links.add(link);
     const end = () => {
       client.destroy();
@@ -32,13 +67,36 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       links.delete(link);
     };
     client.on('error', end).on('close', end);
+    if (Date.now() < refuseUntil) {
+      client.resetAndDestroy();
+      return;
+    }
     // A connection made while frozen is a black hole: nothing reaches the target.
     if (link.frozen) return;
     const upstream = net.connect(target);
     link.upstream = upstream;
     upstream.on('error', end).on('close', end);
-    client.on('data', (chunk) => void (link.frozen || upstream.write(chunk)));
-    upstream.on('data', (chunk) => void (link.frozen || client.write(chunk)));
+    client.on('data', (chunk: Buffer) => {
+      if (link.frozen) return;
+      const seen = Buffer.concat([link.tail, chunk]);
+      if (trigger !== undefined && seen.includes(trigger.marker)) link.answering = trigger;
+      link.tail = seen.subarray(Math.max(0, seen.length - 1_024));
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (link.frozen) return;
+      client.write(chunk);
+      const armed = link.answering;
+      if (armed === undefined || !chunk.includes(READY_FOR_QUERY)) return;
+      link.answering = undefined;
+      if (trigger !== armed) return;
+      trigger = undefined;
+      // After the answer is on its way: the client goes on holding the connection when the reset comes.
+      setTimeout(() => {
+        reset(armed.refuseMs);
+        armed.fired();
+      }, 0);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
@@ -51,6 +109,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     thaw() {
       frozen = false;
+    },
+    reset,
+    resetAfter(marker, refuseMs = 0) {
+      return new Promise((fired) => (trigger = { marker: Buffer.from(marker), refuseMs, fired }));
+    },
+    upstreamPorts() {
+      return [...links].flatMap((l) => (l.upstream?.localPort === undefined ? [] : [l.upstream.localPort]));
     },
     close() {
       for (const link of links) {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../platform/log.ts';
-import type { Pool } from '../../../platform/postgres.ts';
+import { checkOut, type HeldClient, type Pool } from '../../../platform/postgres.ts';
 import type { DwellTime, ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
 import type { StoredZone } from '../../../schemas/zone.ts';
 import type { RuleZone } from '../rules/config.ts';
@@ -28,7 +28,10 @@ export class ZoneCatalog {
   #snapshot: ZoneSnapshot = { index: ZoneIndex.fromIndexed([]), rules: new Map(), zoneRules: new Map(), dwellTime: undefined, version: '' };
   #compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
   #timer: NodeJS.Timeout | undefined;
-  #listener: import('pg').PoolClient | undefined;
+  /** The LISTEN connection; undefined while there is none (lost, or not opened yet). */
+  #listener: HeldClient | undefined;
+  #listening: Promise<void> | undefined;
+  #stopped = false;
   #refreshing: Promise<void> | undefined;
 
   constructor(
@@ -44,13 +47,20 @@ export class ZoneCatalog {
   async start(): Promise<void> {
     await this.refresh();
     await this.#listen();
-    this.#timer = setInterval(() => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')), this.pollMs);
+    this.#timer = setInterval(() => {
+      void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed'));
+      // A lost LISTEN connection is opened again at the next poll; the poll covers the gap.
+      if (this.#listener === undefined) void this.#listen();
+    }, this.pollMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#timer);
-    this.#listener?.release();
+    await this.#listening;
+    // Dropped rather than pooled: a pooled client would still be listening.
+    this.#listener?.release(new Error('zone catalog stopped'));
     this.#listener = undefined;
   }
 
@@ -98,18 +108,27 @@ export class ZoneCatalog {
     this.log.info({ zones: rules.size, rule_sets: this.#snapshot.zoneRules.size, cells: this.#snapshot.index.cellCount }, 'zones and rules loaded');
   }
 
-  async #listen(): Promise<void> {
+  #listen(): Promise<void> {
+    this.#listening ??= this.#openListener().finally(() => (this.#listening = undefined));
+    return this.#listening;
+  }
+
+  async #openListener(): Promise<void> {
+    if (this.#stopped) return;
+    let held: HeldClient | undefined;
     try {
-      const client = await this.pool.connect();
-      client.on('notification', () => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')));
-      client.on('error', (err) => {
-        this.log.warn({ err }, 'zone change listener lost; polling continues');
-        this.#listener = undefined;
+      held = await checkOut(this.pool, (err) => {
+        // Dropped, not handed out again; the next poll listens on a new connection.
+        this.log.warn({ err }, 'zone change listener lost; polling continues and listening resumes');
+        held?.release();
+        if (this.#listener === held) this.#listener = undefined;
       });
-      await client.query(`LISTEN ${ZONES_CHANGED_CHANNEL}`);
-      this.#listener = client;
+      held.client.on('notification', () => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')));
+      await held.client.query(`LISTEN ${ZONES_CHANGED_CHANNEL}`);
+      if (held.lost === undefined) this.#listener = held;
     } catch (err) {
-      this.log.warn({ err }, 'cannot listen for zone changes; polling only');
+      held?.release(err as Error);
+      this.log.warn({ err }, 'cannot listen for zone changes; polling only until the next try');
     }
   }
 }

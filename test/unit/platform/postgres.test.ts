@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPool, isPostgresTimeout, recentTimeout } from '../../../platform/postgres.ts';
+import { EventEmitter } from 'node:events';
+import { createPool, isConnectionLoss, isPostgresTimeout, recentFailure } from '../../../platform/postgres.ts';
 
 describe('isPostgresTimeout', () => {
   it('recognises statement timeouts, connections that do not answer and connection attempts that run out of time', () => {
@@ -16,16 +17,45 @@ describe('isPostgresTimeout', () => {
   });
 });
 
-describe('recentTimeout', () => {
+describe('isConnectionLoss', () => {
+  it('recognises a reset, a refusal, a server that ended the session and a client pg gave up on', () => {
+    expect(isConnectionLoss(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(isConnectionLoss(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isConnectionLoss(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isConnectionLoss(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionLoss(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+  });
+
+  it('leaves failures of the query alone', () => {
+    expect(isConnectionLoss(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isConnectionLoss(new Error('Query read timeout'))).toBe(false);
+    expect(isConnectionLoss(undefined)).toBe(false);
+  });
+});
+
+describe('recentFailure', () => {
   it('reports a timed-out query for two query timeouts after it, then forgets it', () => {
     // No connection is opened: the pool is only told that a client was released after a timeout.
     const pool = createPool('postgres://nobody@127.0.0.1:1/none', 1, undefined, { connectMs: 100, statementMs: 1_000 });
-    expect(recentTimeout(pool)).toBeUndefined();
+    expect(recentFailure(pool)).toBeUndefined();
     pool.emit('release', new Error('duplicate key'));
-    expect(recentTimeout(pool)).toBeUndefined();
+    expect(recentFailure(pool)).toBeUndefined();
     const at = Date.now();
     pool.emit('release', new Error('Query read timeout'));
-    expect(recentTimeout(pool, at + 1_500)).toMatch(/^a query timed out \d+\.\d s ago: Query read timeout$/);
-    expect(recentTimeout(pool, at + 5_000)).toBeUndefined();
+    expect(recentFailure(pool, at + 1_500)).toMatch(/^a query timed out \d+\.\d s ago: Query read timeout$/);
+    expect(recentFailure(pool, at + 5_000)).toBeUndefined();
+  });
+
+  it('reports a lost connection of the pool for ten seconds after it, beside a timeout', () => {
+    const pool = createPool('postgres://nobody@127.0.0.1:1/none', 1, undefined, { connectMs: 100, statementMs: 30_000 });
+    // A stand-in for a client the pool has just connected: the pool gives it its error listener.
+    const client = new EventEmitter();
+    pool.emit('connect', client);
+    const at = Date.now();
+    client.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    expect(recentFailure(pool, at + 2_000)).toMatch(/^a connection was lost \d+\.\d s ago: read ECONNRESET$/);
+    pool.emit('release', new Error('Query read timeout'));
+    expect(recentFailure(pool, at + 2_000)).toMatch(/^a query timed out .*; a connection was lost .*ECONNRESET$/);
+    expect(recentFailure(pool, at + 11_000)).toMatch(/^a query timed out [^;]*$/);
   });
 });
