@@ -101,14 +101,19 @@ async function confluentNativeRow(lib: any, topic: string, run: number): Promise
   const sink = new Sink();
   const consumer = new lib.KafkaConsumer({
     'group.id': `${topic}-rdk-${run}`, 'metadata.broker.list': BROKERS.join(','), 'enable.auto.commit': false,
-    'fetch.wait.max.ms': 100, 'auto.offset.reset': 'earliest',
-  }, {});
+    'fetch.wait.max.ms': 100,
+  }, { 'auto.offset.reset': 'earliest' }); // a topic setting: given globally, the wrapper's empty topic config overrides it
   await new Promise<void>((resolve, reject) => consumer.connect({}, (err: Error | null) => (err ? reject(err) : resolve())));
   consumer.subscribe([topic]);
   let stopped = false;
+  let errors = 0;
   const loop = async () => {
     while (!stopped) {
-      const messages: any[] = await new Promise((resolve, reject) => consumer.consume(BATCH, (err: Error | null, m: any[]) => (err ? reject(err) : resolve(m))));
+      // Errors before the group's first assignment (e.g. a state error) are transient: log once, go on.
+      const messages: any[] = await new Promise((resolve) => consumer.consume(BATCH, (err: Error | null, m: any[]) => {
+        if (err && errors++ < 3) console.log(`confluent consume: ${err.message}`);
+        resolve(err ? [] : m);
+      }));
       if (messages.length === 0) continue;
       await sink.take(messages.map((m) => m.value as Buffer));
       consumer.commit();
@@ -172,6 +177,7 @@ async function main(): Promise<void> {
       rows[1]?.rates.push(await confluentNativeRow(lib, topic, run));
       rows[2]?.rates.push(await confluentKafkaJsRow(lib, topic, run));
     }
+    console.log(`run ${run + 1}: ${rows.map((r) => r.rates.at(-1)?.toLocaleString('en')).join(' | ')}`);
   }
   await producer.close();
   await admin.deleteTopics([topic]).catch(() => undefined);
