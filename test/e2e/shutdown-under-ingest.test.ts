@@ -16,7 +16,7 @@ import { classA, message } from '../unit/ingest/ais/nmea-builder.ts';
 
 const TCP_FIRST_MMSI = 201_000_000;
 const HTTP_FIRST_MMSI = 301_000_000;
-const HTTP_CLIENTS = 4;
+const HTTP_CLIENTS = 8;
 const LINES_PER_REQUEST = 20;
 
 const line = (mmsi: number) => `${message(classA({ mmsi }))}\r\n`;
