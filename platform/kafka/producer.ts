@@ -4,11 +4,12 @@ import { RecordsRefusedError } from '../errors.ts';
 import { byteSerializers, type KafkaOptions, type OutRecord } from './records.ts';
 
 /**
- * An idempotent producer (acks=all) that keeps exactly one produce request in flight: @platformatic/kafka
- * 1.x assigns idempotence sequence numbers when a response arrives, so parallel sends to one partition
- * reuse them and the broker drops or refuses records (measured: see the README's Kafka client notes).
- * Records handed in while a request is in flight are coalesced into the next one, so throughput comes
- * from batching, not concurrency. Keys are placed with the Java client's murmur2 partitioner, so our
+ * An idempotent producer (acks=all) that keeps exactly one produce request in flight. @platformatic/kafka
+ * 1.x assigned idempotence sequence numbers when a response arrived, so parallel sends to one partition
+ * reused them and the broker dropped records (README "Kafka client"). 2.x assigns them at send; several
+ * requests in flight would then keep one key's order only if a failed request is retried ahead of those
+ * sent after it, which we have not tested, so this stays until a measured gain justifies that test. Records handed in while a request is in flight
+ * are coalesced into the next one, so throughput comes from batching, not concurrency. Keys are placed with the Java client's murmur2 partitioner, so our
  * records and those of other producers with the same key share a partition.
  */
 interface SendWaiter {
@@ -88,8 +89,8 @@ export class KafkaProducer {
    * One request. A record the broker refuses for good is noted in `refused` and the send goes on, so one
    * oversized record cannot block every record after it. A record over REQUEST_BYTES travels alone, so
    * that is the usual case. When a request of several records meets a refusal, the broker may have written
-   * its other partitions, and the 1.x client does not advance their idempotence sequence numbers after an
-   * error; a new producer (new producer id) keeps later sends consistent, and each record is then sent
+   * its other partitions, and the client's idempotence sequence numbers no longer match the broker's after
+   * an error; a new producer (new producer id) keeps later sends consistent, and each record is then sent
    * alone, so that only the offender is refused (the others may be written twice; consumers deduplicate).
    */
   async #sendChunk(chunk: OutRecord[], base: number, refused: Refusal[]): Promise<void> {
