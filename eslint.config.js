@@ -9,16 +9,19 @@ const kafkaClients = [
 
 /**
  * Imports run downward only: app/ and cli/ assemble and command; api/ serves the modules below it;
- * processors/ use events/; everything may use platform/ and schemas/, which use nothing above them.
+ * response/ (what happens after an alert) uses incidents/, processors/, delivery/ and events/; processors/
+ * use events/; everything may use platform/ and schemas/, which use nothing above them.
  * (`npm test` also runs madge, which fails on any import cycle.)
  */
 const above = {
-  schemas: ['platform', 'ingest', 'processors', 'events', 'delivery', 'api', 'app', 'cli'],
-  platform: ['ingest', 'processors', 'events', 'delivery', 'api', 'app', 'cli'],
-  events: ['ingest', 'processors', 'delivery', 'api', 'app', 'cli'],
-  ingest: ['api', 'app', 'cli'],
-  processors: ['api', 'app', 'cli'],
-  delivery: ['api', 'app', 'cli'],
+  schemas: ['platform', 'ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
+  platform: ['ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
+  events: ['ingest', 'processors', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
+  incidents: ['response', 'ingest', 'processors', 'delivery', 'api', 'app', 'cli'],
+  response: ['api', 'app', 'cli'],
+  ingest: ['response', 'api', 'app', 'cli'],
+  processors: ['response', 'api', 'app', 'cli'],
+  delivery: ['response', 'api', 'app', 'cli'],
   api: ['app', 'cli'],
   app: ['cli'],
 };
