@@ -30,7 +30,8 @@
  * parameters and the query. A route without `body` that reads one itself (ingest) uses the same
  * functions. Helpers `sendData` / `sendList` write the spec's `data` /
  * `data + meta + pagination` shapes (schemas/common.ts has `dataOf`, `listOf`, `pageQueryProperties`).
- * `check` adds rules the schemas cannot express to the same 422 (every problem in one answer).
+ * `check` adds rules the schemas cannot express to the same 422 (every problem in one answer); it may be
+ * async and read the database through `ctx` (e.g. names that must exist in a stored configuration).
  * Throw AppError for failures (platform/errors.ts); the error handler writes the spec's error body. `scopes: []` means
  * any valid credential; `public: true` means no credential at all (only the OpenAPI document).
  * For rules beyond the route's scopes (e.g. overriding a rejected transaction needs admin), call
@@ -91,9 +92,10 @@ export interface RouteSpec<B extends JSONSchema | undefined, Q extends JSONSchem
   bodyLimit?: number;
   /**
    * Rules the schemas cannot express, checked in the same pass as them so one 422 lists every problem.
-   * Gets the input as sent (it may have failed its schema), so it must not assume its shape.
+   * Gets the input as sent (it may have failed its schema), so it must not assume its shape. Runs after
+   * authentication and the scope check, so a database read here is never an unauthenticated client's.
    */
-  check?: (input: CheckInput) => Problem[];
+  check?: RouteCheck;
   responses: Record<number, ResponseSpec>;
   handler: (call: RouteCall<Infer<B>, Infer<Q>, Infer<P>>) => unknown;
 }
@@ -103,6 +105,8 @@ export interface CheckInput {
   query: unknown;
   params: unknown;
 }
+
+export type RouteCheck = (input: CheckInput, ctx: ServiceContext) => Problem[] | Promise<Problem[]>;
 
 /** A route with its types erased, as kept in lists. */
 export interface RouteDef {
@@ -117,7 +121,7 @@ export interface RouteDef {
   query?: JSONSchema;
   params?: JSONSchema;
   bodyLimit?: number;
-  check?: (input: CheckInput) => Problem[];
+  check?: RouteCheck;
   responses: Record<number, ResponseSpec>;
   handler: (call: RouteCall<never, never, never>) => unknown;
 }
@@ -202,7 +206,7 @@ function chain(
     validators.params?.check(params, found);
     validators.query?.check(query, found);
     validators.body?.check(body, found);
-    found.push(...(route.check?.({ body, query, params }) ?? []));
+    if (route.check) found.push(...(await route.check({ body, query, params }, ctx)));
     if (found.length > 0) throw validationError(found);
     const call: RouteCall<unknown, unknown, unknown> = {
       ctx, principal: res.locals.principal as Principal, body, query, params, requestId: String(res.locals.requestId), req, res,
