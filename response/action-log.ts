@@ -1,0 +1,136 @@
+// The durable action log (migration 0024): planned actions recorded in the transaction that planned them,
+// claimed by executors with FOR UPDATE SKIP LOCKED and a lease (as the webhook queue), finished once.
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from '../platform/postgres.ts';
+import type { ActionKind, PlannedAction } from './planner.ts';
+
+/** How long a claim holds an action: an executor that crashed gives it back after this. */
+export const ACTION_LEASE_MS = 30_000;
+
+/** Retry delays after a failed attempt, then given up (an operator sees it on the incident). */
+export const ACTION_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
+
+/** When a failed action is tried again, or undefined: give up. `attempts` counts the one that just failed. */
+export function nextAttemptDelay(attempts: number): number | undefined {
+  return ACTION_RETRY_DELAYS_MS[attempts - 1];
+}
+
+/** Records planned actions; those already recorded (a replayed event) are left alone. Returns how many are new. */
+export async function recordActions(client: PoolClient, actions: readonly PlannedAction[]): Promise<number> {
+  if (actions.length === 0) return 0;
+  const rows = actions.map((a) => ({
+    id: a.id, kind: a.kind, target: a.target, event_id: a.event_id, incident_id: a.incident_id, level: a.level, source: a.source, reason: a.reason,
+    params: a.params, status: a.muted ? 'muted' : 'pending',
+  }));
+  const { rowCount } = await client.query(
+    `INSERT INTO response_actions (id, kind, target, event_id, incident_id, level, source, reason, params, status, done_at)
+     SELECT r.id, r.kind, r.target, r.event_id, r.incident_id, r.level, r.source, r.reason, r.params, r.status,
+            CASE WHEN r.status = 'muted' THEN now() END
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, kind text, target text, event_id text, incident_id text, level text, source text, reason text, params jsonb, status text)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+  return rowCount ?? 0;
+}
+
+export interface ClaimedAction {
+  id: string;
+  kind: ActionKind;
+  target: string;
+  eventId: string;
+  incidentId: string | null;
+  level: string;
+  source: string;
+  reason: string;
+  params: Record<string, string>;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  /** Proves the claim when the result is recorded: a claim that expired and was taken over writes nothing. */
+  token: string;
+}
+
+interface ClaimRow {
+  id: string;
+  kind: ActionKind;
+  target: string;
+  event_id: string;
+  incident_id: string | null;
+  level: string;
+  source: string;
+  reason: string;
+  params: Record<string, string>;
+  attempts: number;
+}
+
+/** Claims up to `limit` due actions (pending or failed and due, not leased), oldest first. */
+export async function claimDueActions(pool: Pool, limit: number, now = Date.now()): Promise<ClaimedAction[]> {
+  const token = randomUUID();
+  const { rows } = await pool.query<ClaimRow>(
+    `UPDATE response_actions a SET lease_until = $2::timestamptz + make_interval(secs => $3::double precision / 1000), attempts = a.attempts + 1, last_error = $4
+      WHERE a.id IN (SELECT id FROM response_actions
+                      WHERE status IN ('pending', 'failed') AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
+                      ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING a.id, a.kind, a.target, a.event_id, a.incident_id, a.level, a.source, a.reason, a.params, a.attempts`,
+    [limit, new Date(now), ACTION_LEASE_MS, `claim:${token}`],
+  );
+  return rows.map((r) => ({
+    id: r.id, kind: r.kind, target: r.target, eventId: r.event_id, incidentId: r.incident_id, level: r.level, source: r.source, reason: r.reason,
+    params: r.params, attempt: r.attempts, token,
+  }));
+}
+
+/**
+ * Records an executed action. Executors that write elsewhere (a gate command, an event) pass their
+ * transaction, so the effect and its `done` commit together: a crash before the commit repeats neither.
+ * Returns false when the claim was lost (its lease ended and another executor took it).
+ */
+export async function completeAction(db: Pool | PoolClient, action: ClaimedAction, result: Record<string, unknown>, status: 'done' | 'waiting_fleet' = 'done'): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE response_actions SET status = $3, result = $4, done_at = now(), lease_until = NULL, last_error = NULL
+      WHERE id = $1 AND last_error = $2 AND status IN ('pending', 'failed')`,
+    [action.id, `claim:${action.token}`, status, JSON.stringify(result)],
+  );
+  return rowCount === 1;
+}
+
+/** Records a failed attempt: tried again later, or given up after the last delay. */
+export async function failAction(pool: Pool, action: ClaimedAction, error: string, now = Date.now()): Promise<'retry' | 'given_up'> {
+  const delay = nextAttemptDelay(action.attempt);
+  await pool.query(
+    `UPDATE response_actions SET status = $3, next_attempt_at = $4, lease_until = NULL, last_error = $5, done_at = CASE WHEN $3 = 'given_up' THEN now() END
+      WHERE id = $1 AND last_error = $2`,
+    [action.id, `claim:${action.token}`, delay === undefined ? 'given_up' : 'failed', new Date(now + (delay ?? 0)), error.slice(0, 1_000)],
+  );
+  return delay === undefined ? 'given_up' : 'retry';
+}
+
+export interface ActionView {
+  id: string;
+  kind: ActionKind;
+  target: string;
+  event_id: string;
+  incident_id: string | null;
+  level: string;
+  source: string;
+  reason: string;
+  params: Record<string, string>;
+  status: string;
+  attempts: number;
+  result: Record<string, unknown> | null;
+  last_error: string | null;
+  created_at: string;
+  done_at: string | null;
+}
+
+const ACTION_COLUMNS = `id, kind, target, event_id, incident_id, level, source, reason, params, status, attempts, result,
+  CASE WHEN last_error LIKE 'claim:%' THEN NULL ELSE last_error END AS last_error,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(done_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS done_at`;
+const BY_INCIDENT = `SELECT ${ACTION_COLUMNS} FROM response_actions WHERE incident_id = $1 ORDER BY created_at, id`;
+const BY_EVENT = `SELECT ${ACTION_COLUMNS} FROM response_actions WHERE event_id = $1 ORDER BY created_at, id`;
+
+/** The actions of one incident or one event, oldest first (incident detail, tests). */
+export async function listActions(db: Pool | PoolClient, by: { incidentId: string } | { eventId: string }): Promise<ActionView[]> {
+  const { rows } = 'incidentId' in by ? await db.query<ActionView>(BY_INCIDENT, [by.incidentId]) : await db.query<ActionView>(BY_EVENT, [by.eventId]);
+  return rows;
+}
