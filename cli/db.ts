@@ -18,11 +18,15 @@ export async function withDatabase<T>(fn: (pool: Pool, config: Config) => Promis
   }
 }
 
-/** Validates command-line input with the same schema the API uses; throws a message listing every problem. */
-export function validated<T>(schema: object, input: Record<string, unknown>): T {
+/**
+ * Validates command-line input with the same schema the API uses; throws a message listing every problem,
+ * the schema's and `more` (rules checked in the same pass, as a route's `check`).
+ */
+export function validated<T>(schema: object, input: Record<string, unknown>, more: ReadonlyArray<{ path: string; message: string }> = []): T {
   const validate = compile('body', schema);
-  if (!validate(input)) {
-    throw new UsageError(problems('body', validate.errors).map((p) => `${p.path.slice(1).replaceAll('/', '.') || 'input'} ${p.message}`).join('; '));
+  const found = [...(validate(input) ? [] : problems('body', validate.errors)), ...more];
+  if (found.length > 0) {
+    throw new UsageError(found.map((p) => `${p.path.slice(1).replaceAll('/', '.') || 'input'} ${p.message}`).join('; '));
   }
   return input as T;
 }

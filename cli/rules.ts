@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { alertRuleProblemsIn, knownNames } from '../processors/maritime/rules-config/alert-rule-problems.ts';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
+import { readSystemConfig } from '../response/settings/system-config-store.ts';
 import { maritimeRulesSchema, RULE_KINDS, type MaritimeRules } from '../schemas/maritime-rules.ts';
 import { UsageError, asCommand, validated, withDatabase } from './db.ts';
 
@@ -26,8 +28,12 @@ export async function rulesCommand(args: string[]): Promise<number> {
       throw new UsageError(`${file}: ${(err as Error).message}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${file}: the document must be an object (a mapping in YAML)`);
-    const doc = validated<MaritimeRules>(maritimeRulesSchema, parsed as Record<string, unknown>);
-    const problems = await withDatabase((pool) => replaceAllRules(pool, doc));
+    const { doc, problems } = await withDatabase(async (pool) => {
+      // Parties and gates of alert_rules are checked against the system configuration with the schema.
+      const known = knownNames(await readSystemConfig(pool));
+      const valid = validated<MaritimeRules>(maritimeRulesSchema, parsed as Record<string, unknown>, alertRuleProblemsIn(parsed, known, 'bulk'));
+      return { doc: valid, problems: await replaceAllRules(pool, valid) };
+    });
     if (problems.length > 0) throw new UsageError(problems.map((p) => `${p.path} ${p.message}`).join('; '));
     const count = RULE_KINDS.reduce((n, k) => n + (doc[k]?.length ?? 0), 0);
     console.log(`imported ${count} rule entries${doc.dwell_time === undefined ? '' : ' and the site-wide dwell_time'}`);

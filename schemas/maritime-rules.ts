@@ -130,6 +130,66 @@ const encounterRule = {
   },
 } as const;
 
+/**
+ * Issue 23: what a zone does when a vessel enters it, dwells in it or leaves it. The processor gives the
+ * zone event the trigger's `alert_level` (and raises a dwell_threshold at `on_dwell.threshold_minutes`);
+ * the response loop carries out the `actions`. Which parties and gates exist is the system
+ * configuration's (`/v1/system/config`): the API and `pss rules import` check the names against it in the
+ * same pass as this schema (rules-config/alert-rule-problems.ts), so one 422 lists every problem.
+ */
+export const ALERT_ACTIONS = ['notify_operator', 'dispatch_drone', 'escalate_to', 'lock_gates', 'log_event', 'close_incident'] as const;
+export const DRONE_MISSIONS = ['inspect', 'track', 'perimeter_sweep', 'evidence'] as const;
+export const ALERT_RULE_TRIGGERS = ['on_entry', 'on_dwell', 'on_exit'] as const;
+export const ALERT_RULE_LIMITS = { maxActions: 20, maxParties: 10, maxGates: 50, maxThresholdMinutes: 525_600 } as const;
+
+const namesList = (max: number, what: string) =>
+  ({ type: 'array', minItems: 1, maxItems: max, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 128 }, description: what }) as const;
+
+/** One action; `action` picks the form (ajv's discriminator names only the chosen form's problems). */
+const alertActionSchema = {
+  type: 'object',
+  discriminator: { propertyName: 'action' },
+  required: ['action'],
+  properties: { action: { type: 'string', enum: ALERT_ACTIONS } },
+  oneOf: [
+    { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { const: 'notify_operator' }, assign_to: { type: 'string', minLength: 1, maxLength: 128, description: 'Operator id set as the event\'s assigned_to.' } } },
+    { type: 'object', additionalProperties: false, required: ['action', 'mission'], properties: { action: { const: 'dispatch_drone' }, mission: { type: 'string', enum: DRONE_MISSIONS } } },
+    { type: 'object', additionalProperties: false, required: ['action', 'parties'], properties: { action: { const: 'escalate_to' }, parties: namesList(ALERT_RULE_LIMITS.maxParties, 'Party ids of the system configuration.') } },
+    { type: 'object', additionalProperties: false, required: ['action', 'gates'], properties: { action: { const: 'lock_gates' }, gates: namesList(ALERT_RULE_LIMITS.maxGates, 'Gate ids of the system configuration.') } },
+    { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { const: 'log_event' } } },
+    { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { const: 'close_incident' } } },
+  ],
+} as const;
+
+const alertActions = { type: 'array', maxItems: ALERT_RULE_LIMITS.maxActions, items: alertActionSchema, description: 'Carried out by the response loop; absent or []: the alert level\'s default behaviour only.' } as const;
+
+const alertTrigger = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['alert_level'],
+  properties: { alert_level: alertLevel, actions: alertActions },
+} as const;
+
+const alertRules = {
+  type: 'object',
+  additionalProperties: false,
+  // At least one trigger: checked with the names (alert-rule-problems.ts), in the schema's pass.
+  properties: {
+    on_entry: { ...alertTrigger, description: 'The zone_entry of an alerting vessel gets this alert level.' },
+    on_dwell: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['threshold_minutes', 'alert_level'],
+      properties: {
+        threshold_minutes: { type: 'integer', minimum: 1, maximum: ALERT_RULE_LIMITS.maxThresholdMinutes, description: 'Alerting dwell (as for the dwell thresholds) at which a dwell_threshold with metadata.alert_rule "on_dwell" is raised, once per visit.' },
+        alert_level: alertLevel,
+        actions: alertActions,
+      },
+    },
+    on_exit: { ...alertTrigger, description: 'The zone_exit of an alerting vessel gets this alert level.' },
+  },
+} as const;
+
 /** One zone's rules: at most one entry of each kind. */
 export const zoneRuleSetSchema = {
   $id: 'https://pss.local/schemas/zone-rules.json',
@@ -143,6 +203,7 @@ export const zoneRuleSetSchema = {
     loitering_rules: loiteringRule,
     crossing_rules: crossingRule,
     encounter_rules: encounterRule,
+    alert_rules: alertRules,
   },
 } as const;
 
@@ -193,10 +254,11 @@ export const maritimeRulesSchema = {
     loitering_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...loiteringRule, required: ['zone'], properties: { zone: zoneName, ...loiteringRule.properties } } },
     crossing_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...crossingRule, required: ['zone'], properties: { zone: zoneName, ...crossingRule.properties } } },
     encounter_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...encounterRule, required: ['zone'], properties: { zone: zoneName, ...encounterRule.properties } } },
+    alert_rules: { type: 'array', maxItems: MAX_ENTRIES, items: { ...alertRules, required: ['zone'], properties: { zone: zoneName, ...alertRules.properties } } },
   },
 } as const;
 
-export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules', 'crossing_rules', 'encounter_rules'] as const;
+export const RULE_KINDS = ['speed_rules', 'ais_rules', 'vessel_type_rules', 'time_rules', 'loitering_rules', 'crossing_rules', 'encounter_rules', 'alert_rules'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export type ZoneRuleSet = FromSchema<typeof zoneRuleSetSchema>;
@@ -209,6 +271,10 @@ export type TimeRule = NonNullable<ZoneRuleSet['time_rules']>;
 export type LoiteringRule = NonNullable<ZoneRuleSet['loitering_rules']>;
 export type CrossingRule = NonNullable<ZoneRuleSet['crossing_rules']>;
 export type EncounterRule = NonNullable<ZoneRuleSet['encounter_rules']>;
+export type AlertRules = NonNullable<ZoneRuleSet['alert_rules']>;
+export type AlertRuleTrigger = NonNullable<AlertRules[(typeof ALERT_RULE_TRIGGERS)[number]]>;
+export type AlertRuleTriggerName = (typeof ALERT_RULE_TRIGGERS)[number];
+export type AlertAction = NonNullable<AlertRuleTrigger['actions']>[number];
 export interface RuleOfKind {
   speed_rules: SpeedRule;
   ais_rules: AisRule;
@@ -217,4 +283,5 @@ export interface RuleOfKind {
   loitering_rules: LoiteringRule;
   crossing_rules: CrossingRule;
   encounter_rules: EncounterRule;
+  alert_rules: AlertRules;
 }

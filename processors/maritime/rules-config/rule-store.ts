@@ -3,7 +3,7 @@
 // reload within moments (zones/zone-catalog.ts), exactly as a zone change does.
 import type { Pool, PoolClient } from '../../../platform/postgres.ts';
 import { inTransaction } from '../../../platform/postgres.ts';
-import { RULE_KINDS, type DwellTime, type MaritimeRules, type ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
+import { RULE_KINDS, type AlertRules, type DwellTime, type MaritimeRules, type ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
 import { parseHours } from '../rules/schedule.ts';
 import { ZONES_CHANGED_CHANNEL } from '../zones/zone-catalog.ts';
 
@@ -45,6 +45,20 @@ export function ruleSetProblems(set: ZoneRuleSet, at = ''): RuleProblem[] {
 export async function zoneRules(pool: Pool, zoneId: string): Promise<ZoneRuleSet> {
   const { rows } = await pool.query<{ rules: ZoneRuleSet }>('SELECT rules FROM maritime_zone_rules WHERE zone_id = $1', [zoneId]);
   return rows[0]?.rules ?? {};
+}
+
+/**
+ * Every zone's alert rules (issue 23) by zone name as stored, the name zone events carry in
+ * `location.zone`; for readers outside the zone processor (the response loop's planner), which holds
+ * them in its catalog instead.
+ */
+export async function loadAlertRules(pool: Pool): Promise<Map<string, AlertRules>> {
+  const { rows } = await pool.query<{ name: string; alert_rules: AlertRules }>(
+    `SELECT z.name, r.rules -> 'alert_rules' AS alert_rules
+       FROM maritime_zone_rules r JOIN zones z ON z.id = r.zone_id
+      WHERE r.rules ? 'alert_rules'`,
+  );
+  return new Map(rows.map((r) => [r.name, r.alert_rules]));
 }
 
 /** Replaces one zone's rules; an empty set removes them. */

@@ -1,11 +1,15 @@
-import type { DwellTime } from '../../../schemas/maritime-rules.ts';
+import type { AlertRules, DwellTime } from '../../../schemas/maritime-rules.ts';
 import type { EscalationAction, StoredZone, ZoneType } from '../../../schemas/zone.ts';
 
-/** The zone fields the rules read. Derived from the zone schema, never restated by hand. */
+/**
+ * The zone fields the rules read. Derived from the zone schema, never restated by hand; `alert_rules`
+ * is the zone's rule set entry (issue 23), joined to the zone by the catalog because the zone step
+ * applies it (entry, exit and dwell) where it applies the zone's own alert level.
+ */
 export type RuleZone = Pick<
   StoredZone,
   'id' | 'name' | 'type' | 'alert_level' | 'active' | 'schedule' | 'authorized_vessels' | 'buffer' | 'dwell'
->;
+> & { alert_rules?: AlertRules };
 
 export interface EscalationStep {
   after_minutes: number;

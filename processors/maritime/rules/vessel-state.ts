@@ -37,6 +37,8 @@ export interface ZonePresence {
   alert_from_ms: number | null;
   /** How many rungs of the dwell ladder this visit has fired: 0 none, 1 threshold, 1 + k escalations. */
   rungs_fired: number;
+  /** The zone's alert rule `on_dwell` point fired this visit (issue 23); once per visit, like a rung. */
+  on_dwell_fired: boolean;
   /** The current stay's entry was emitted, so its exit will be too. */
   recorded: boolean;
 }
@@ -144,6 +146,7 @@ export function newZonePresence(zone_id: string): ZonePresence {
     departure_fix: null,
     alert_from_ms: null,
     rungs_fired: 0,
+    on_dwell_fired: false,
     recorded: false,
   };
 }

@@ -1,5 +1,6 @@
 import type { EventType } from '../../../events/event-types.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
+import type { AlertRuleTriggerName } from '../../../schemas/maritime-rules.ts';
 import type { AlertLevel, EscalationAction, ZoneType } from '../../../schemas/zone.ts';
 import type { RuleZone } from './config.ts';
 import type { DwellPolicy } from './dwell-policy.ts';
@@ -61,7 +62,12 @@ export interface ZoneEventMetadata {
   carried_over_minutes?: number;
   /** zone_exit: `left` (confirmed by reports) or `signal_lost` (closed by `expire`). */
   exit_reason?: 'left' | 'signal_lost';
-  /** dwell_threshold / dwell_escalation. */
+  /**
+   * The zone's alert rule trigger that set this event's level (issue 23): `on_entry` / `on_exit` on an
+   * alerting zone_entry / zone_exit, `on_dwell` on the dwell_threshold raised at its own point.
+   */
+  alert_rule?: AlertRuleTriggerName;
+  /** dwell_threshold / dwell_escalation; for `alert_rule: on_dwell`, the rule's point. */
   threshold_minutes?: number;
   /** dwell_threshold / dwell_escalation: the computed instant the visit dwell crossed the rung. */
   crossed_at?: string;
@@ -92,7 +98,10 @@ export function entryIntent(
   learned = false,
 ): ZoneEventIntent {
   const alerting = isAlerting(flags);
-  const metadata = baseMetadata(zone, vessel, p, vessel, at_ms, flags, zone.alert_level);
+  const rule = zone.alert_rules?.on_entry;
+  const level = rule?.alert_level ?? zone.alert_level;
+  const metadata = baseMetadata(zone, vessel, p, vessel, at_ms, flags, level);
+  if (alerting && rule !== undefined) metadata.alert_rule = 'on_entry';
   metadata.reason = reason;
   if (p.carried_ms > 0) metadata.carried_over_minutes = wholeMinutes(p.carried_ms);
   const verb = reason === 'entered' ? 'entered' : 'is in';
@@ -102,12 +111,12 @@ export function entryIntent(
     key: learned ? learnedKey(key, vessel) : key,
     type: 'zone_entry',
     category: 'maritime',
-    severity: alerting ? severityOfAlertLevel(zone.alert_level) : 'low',
+    severity: alerting ? severityOfAlertLevel(level) : 'low',
     timestamp: iso(at_ms),
     title: `${vesselLabel(vessel)} ${verb} ${zone.type} zone ${zone.name}${why}`,
     description: entryDescription(vessel, p, at_ms, reason, learned, metadata.carried_over_minutes),
     location: { lat: vessel.lat, lng: vessel.lon, zone: zone.name },
-    requires_action: alerting && requiresActionAt(zone.alert_level),
+    requires_action: alerting && requiresActionAt(level),
     metadata,
   };
 }
@@ -133,6 +142,7 @@ function learnedKey(key: string, vessel: VesselState): string {
 /**
  * zone_exit, timestamped at the exit instant (the first report outside, or the last report for a
  * lost signal) and placed at that fix; the key names the stay by its entry, so one exit per stay.
+ * Low, needing no action, unless the zone's alert rule `on_exit` gives an alerting exit its level.
  */
 export function exitIntent(
   zone: RuleZone,
@@ -144,7 +154,9 @@ export function exitIntent(
   exit_reason: 'left' | 'signal_lost',
   flags: number,
 ): ZoneEventIntent {
-  const metadata = baseMetadata(zone, vessel, p, fix, exit_at_ms, flags, zone.alert_level);
+  const rule = isAlerting(flags) ? zone.alert_rules?.on_exit : undefined;
+  const metadata = baseMetadata(zone, vessel, p, fix, exit_at_ms, flags, rule?.alert_level ?? zone.alert_level);
+  if (rule !== undefined) metadata.alert_rule = 'on_exit';
   metadata.entered_at = iso(stay_entered_at);
   metadata.exit_reason = exit_reason;
   const label = vesselLabel(vessel);
@@ -152,7 +164,7 @@ export function exitIntent(
     key: eventKey('zone_exit', zone.id, vessel.mmsi, stay_entered_at),
     type: 'zone_exit',
     category: 'maritime',
-    severity: 'low',
+    severity: rule === undefined ? 'low' : severityOfAlertLevel(rule.alert_level),
     timestamp: iso(exit_at_ms),
     title:
       exit_reason === 'left'
@@ -160,7 +172,7 @@ export function exitIntent(
         : `${label}: AIS signal lost in ${zone.type} zone ${zone.name}`,
     description: `In the zone from ${iso(stay_entered_at)} to ${iso(exit_at_ms)}${exit_reason === 'signal_lost' ? ' (last report)' : ''}; visit dwell ${metadata.dwell_minutes} min.`,
     location: { lat: fix.lat, lng: fix.lon, zone: zone.name },
-    requires_action: false,
+    requires_action: rule !== undefined && requiresActionAt(rule.alert_level),
     metadata,
   };
 }
@@ -237,6 +249,30 @@ export function rungIntent(
     description: `Dwell ${metadata.dwell_minutes} min since ${visit} (limit ${threshold} min, escalation after ${step.after_minutes} min more).`,
     location: { lat: vessel.lat, lng: vessel.lon, zone: zone.name },
     requires_action: true,
+    metadata,
+  };
+}
+
+/**
+ * The dwell_threshold of the zone's alert rule `on_dwell` (issue 23), at the report that found its point
+ * crossed: the rule's level, `metadata.alert_rule: 'on_dwell'` and the point as `threshold_minutes`. Keyed
+ * by the visit like the zone's own threshold (with a suffix, so both can fire), so once per visit.
+ */
+export function onDwellIntent(zone: RuleZone, vessel: VesselState, p: ZonePresence, threshold_minutes: number, level: AlertLevel, at_ms: number, flags: number): ZoneEventIntent {
+  const metadata = baseMetadata(zone, vessel, p, vessel, at_ms, flags, level);
+  metadata.alert_rule = 'on_dwell';
+  metadata.threshold_minutes = threshold_minutes;
+  metadata.crossed_at = iso(crossingInstant(p, threshold_minutes * 60_000, at_ms));
+  return {
+    key: `${eventKey('dwell_threshold', zone.id, vessel.mmsi, p.visit_started_at ?? at_ms)}:on_dwell`,
+    type: 'dwell_threshold',
+    category: 'maritime',
+    severity: severityOfAlertLevel(level),
+    timestamp: iso(at_ms),
+    title: `${vesselLabel(vessel)} ${threshold_minutes} min in ${zone.type} zone ${zone.name} (the zone's on_dwell alert rule)`,
+    description: `Dwell ${metadata.dwell_minutes} min since ${iso(p.visit_started_at ?? at_ms)} (alert rule on_dwell at ${threshold_minutes} min).`,
+    location: { lat: vessel.lat, lng: vessel.lon, zone: zone.name },
+    requires_action: requiresActionAt(level),
     metadata,
   };
 }

@@ -9,6 +9,7 @@ import {
   entryIntent,
   exitIntent,
   isAlerting,
+  onDwellIntent,
   rungIntent,
   SCHEDULE_ACTIVE,
   type ZoneEventIntent,
@@ -28,6 +29,7 @@ import {
  *   inside    --inside--> inside (cancels an unconfirmed departure; fires dwell rungs when due)
  */
 export type Intents = ZoneEventIntent[] | null;
+type OnDwellRule = NonNullable<NonNullable<RuleZone['alert_rules']>['on_dwell']>;
 
 /** Advance one record by the vessel's latest report (already applied to `vessel`). */
 export function advanceZone(
@@ -149,7 +151,9 @@ function enter(
  * Dwell rules on an inside report. Rungs compare the visit's *alerting* dwell (dwell since the visit
  * began to alert) with the ladder, so a vessel that was inside before the schedule came into force
  * gets the same grace as one entering then. Rungs wait (they are not skipped) while the zone is out
- * of schedule or the vessel authorized, and several due at one report fire together, in order.
+ * of schedule or the vessel authorized, and several due at one report fire together, in order. The
+ * zone's alert rule `on_dwell` is one more point on the same measure, fired once per visit in its
+ * place among the rungs (before a rung at the same dwell).
  */
 function checkDwell(
   vessel: VesselState,
@@ -170,17 +174,27 @@ function checkDwell(
     intents = push(intents, entryIntent(zone, vessel, p, t, flags, 'alerting_started', learned));
   }
   const rungs = policy.rungs_ms;
-  const next = rungs[p.rungs_fired];
-  if (next === undefined) return intents;
+  const next = rungs[p.rungs_fired] ?? Infinity;
+  const on_dwell = p.on_dwell_fired ? undefined : zone.alert_rules?.on_dwell;
+  const point = on_dwell === undefined ? Infinity : on_dwell.threshold_minutes * MINUTE_MS;
   const alert_dwell = visitDwellMs(p, t) - p.alert_from_ms;
-  if (alert_dwell < next) return intents;
+  if (alert_dwell < next && alert_dwell < point) return intents;
   if (flags < 0) flags = alertFlags(zone, vessel, t);
   if (!isAlerting(flags)) return intents;
   for (let rung = p.rungs_fired; rung < rungs.length && alert_dwell >= (rungs[rung] ?? Infinity); rung++) {
+    if (on_dwell !== undefined && !p.on_dwell_fired && point <= (rungs[rung] ?? Infinity)) intents = fireOnDwell(vessel, p, zone, on_dwell, flags, intents);
     intents = push(intents, rungIntent(zone, vessel, p, policy, rung, t, flags));
     p.rungs_fired = rung + 1;
   }
+  if (on_dwell !== undefined && !p.on_dwell_fired && alert_dwell >= point) intents = fireOnDwell(vessel, p, zone, on_dwell, flags, intents);
   return intents;
+}
+
+const MINUTE_MS = 60_000;
+
+function fireOnDwell(vessel: VesselState, p: ZonePresence, zone: RuleZone, rule: OnDwellRule, flags: number, intents: Intents): Intents {
+  p.on_dwell_fired = true;
+  return push(intents, onDwellIntent(zone, vessel, p, rule.threshold_minutes, rule.alert_level, vessel.last_seen_at, flags));
 }
 
 function approach(vessel: VesselState, p: ZonePresence, zone: RuleZone, intents: Intents): Intents {
@@ -240,6 +254,7 @@ function endVisit(p: ZonePresence): void {
   p.exited_at = null;
   p.alert_from_ms = null;
   p.rungs_fired = 0;
+  p.on_dwell_fired = false;
 }
 
 function fixOf(tuple: ZonePresence['departure_fix'], fallback: Fix): Fix {

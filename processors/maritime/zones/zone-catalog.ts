@@ -86,12 +86,14 @@ export class ZoneCatalog {
     ]);
     const compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
     const rules = new Map<string, RuleZone>();
+    const alertRules = new Map(ruleRows.flatMap((r) => (r.rules.alert_rules === undefined ? [] : [[r.zone_id, r.rules.alert_rules] as const])));
     for (const { definition: zone, row_version: rowVersion } of rows) {
       const known = this.#compiled.get(zone.id);
       try {
         const indexed = known?.rowVersion === rowVersion ? known.indexed : indexZone(zone);
         compiled.set(zone.id, { rowVersion, indexed });
-        rules.set(zone.id, zone);
+        const alert = alertRules.get(zone.id);
+        rules.set(zone.id, alert === undefined ? zone : { ...zone, alert_rules: alert });
       } catch (err) {
         // The API validated it; a zone that no longer compiles (e.g. after a limit change) is skipped loudly.
         this.log.error({ err, zone_id: zone.id }, 'zone skipped: its geometry does not compile');

@@ -28,6 +28,7 @@ function randomState(random: () => number, mmsi: number): VesselState {
       departure_fix: maybe([55.7, 12.6, pick([null, 4.2]), pick([null, 181])] as [number, number, number | null, number | null]),
       alert_from_ms: maybe(pick([0, 900_000])),
       rungs_fired: pick([0, 1, 3]),
+      on_dwell_fired: random() < 0.5,
       recorded: random() < 0.5,
     })),
   };
@@ -49,6 +50,11 @@ describe('stored vessel state', () => {
       { zone_id: 'zone_a', presence: 'in_buffer' },
       { zone_id: 'zone_b', presence: 'inside', entered_at: 5, recorded: true },
     ]);
+  });
+
+  it('reads rows written before the on_dwell alert rule existed as not having fired it', () => {
+    const stored = { ...newVesselState(219007035), zones: [{ zone_id: 'zone_a', presence: 'inside' as const, entered_at: 5, rungs_fired: 1, recorded: true }] };
+    expect(decodeState(stored).zones[0]?.on_dwell_fired).toBe(false);
   });
 
   it('reads rows written in the full form', () => {
