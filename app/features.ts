@@ -9,6 +9,7 @@ import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
 import { ruleRoutes } from '../api/maritime/rule-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { webhookRoutes } from '../api/webhooks/routes.ts';
+import { systemConfigRoutes } from '../api/system/routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
@@ -49,6 +50,8 @@ export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processo
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
 
+/** System configuration (README "System configuration"): alert-level defaults, parties, gates, incident windows; read by the response loop. */
+export const systemFeature: Feature = { name: 'system', routes: systemConfigRoutes };
 
 /**
  * The live event stream, GET {ws_url}/v1/events/stream: each API instance runs a hub that reads
@@ -107,4 +110,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, systemFeature, streamFeature(), webhooksFeature()];

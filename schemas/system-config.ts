@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { pageQueryProperties } from './common.ts';
-import { ALERT_LEVELS, type AlertLevel } from './zone.ts';
+import { ALERT_LEVELS, type AlertLevel, type EscalationAction } from './zone.ts';
 
 /**
  * The system configuration (issue 23, item 2; `GET/PUT /v1/system/config`): what each alert level does by
@@ -95,6 +95,13 @@ export type SystemConfig = FromSchema<typeof systemConfigSchema>;
 export type LevelBehaviour = SystemConfig['alert_levels'][AlertLevel];
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 
+/** The party each rung of a dwell ladder (`dwell_time.escalation`) escalates to (issue 23: the ladder runs through escalate_to). */
+export const DWELL_LADDER_PARTIES: Readonly<Record<EscalationAction, string>> = {
+  notify_supervisor: 'supervisor',
+  escalate_to_port_authority: 'port_authority',
+  escalate_to_coast_guard: 'coast_guard',
+};
+
 const party = (id: string, name: string, operatorGroups: string[]) => ({ id, name, webhook_ids: [], operator_groups: operatorGroups });
 
 /**
@@ -123,14 +130,18 @@ export const DEFAULT_SYSTEM_CONFIG: SystemConfig = {
 /** One change of the configuration (`GET /v1/system/config/changes`). */
 export const systemConfigChangeSchema = {
   type: 'object',
-  required: ['id', 'changed_at', 'changed_by', 'before', 'after'],
+  required: ['revision', 'changed_at', 'changed_by', 'before', 'after'],
   properties: {
-    id: { type: 'string' },
+    revision: { type: 'integer', description: 'Changes so far, this one included: 1 for the first.' },
     changed_at: { type: 'string', format: 'date-time' },
     changed_by: {
       type: 'object',
       required: ['credential_id', 'principal', 'auth_kind'],
-      properties: { credential_id: { type: 'string' }, principal: { type: 'string' }, auth_kind: { type: 'string' } },
+      properties: {
+        credential_id: { type: 'string', description: 'The API key id or the OAuth access-token id.' },
+        principal: { type: 'string', description: "The API key's name, or the operator's username." },
+        auth_kind: { type: 'string', enum: ['api_key', 'oauth'] },
+      },
     },
     before: { ...systemConfigShape, description: 'The document before the change (the shipped defaults for the first change).' },
     after: { ...systemConfigShape, description: 'The document as stored by the change.' },
@@ -141,8 +152,8 @@ export const systemConfigChangesQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    start_date: { type: 'string', format: 'date-time', description: 'Changes at or after this time.' },
-    end_date: { type: 'string', format: 'date-time', description: 'Changes at or before this time.' },
+    start_date: { type: 'string', minLength: 1, maxLength: 40, description: 'ISO 8601 date or date-time (UTC when no offset), as in GET /v1/events; changes at or after it. Default: the first change.' },
+    end_date: { type: 'string', minLength: 1, maxLength: 40, description: 'ISO 8601 date or date-time; changes at or before it. Default: now.' },
     ...pageQueryProperties,
   },
 } as const;

@@ -3,7 +3,8 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature } from '../../../../app/features.ts';
+import { DEFAULT_SYSTEM_CONFIG } from '../../../../schemas/system-config.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
@@ -37,6 +38,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay': {},
   'POST /v1/gate/appointments': { appointments: [{ appointment_id: 'apt-bad-input', plate: 'AB123CD', container_id: 'CSQU3054383', seal_number: 'SL-1' }] },
   'POST /v1/transactions/{transaction_id}/override': { decision: 'approved', reason: 'Checked at the lane by hand', operator_id: 'op-1', notes: 'n' },
+  // With a gate, so the gate's strings are spoiled too; every case is refused, so the shared configuration is untouched.
+  'PUT /v1/system/config': { ...DEFAULT_SYSTEM_CONFIG, gates: [{ id: 'G-bad-input', name: 'Bad input gate' }] },
 };
 
 const DEPTH = 100_000;
@@ -68,7 +71,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, webhooksFeature(), gateFeature, vesselsFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, webhooksFeature(), gateFeature, vesselsFeature, systemFeature]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
