@@ -45,6 +45,8 @@ export interface ClaimedAction {
   params: Record<string, string>;
   /** This attempt's number (1 for the first). */
   attempt: number;
+  /** When the planner recorded it (ms since the epoch). */
+  recordedAt: number;
   /** Proves the claim when the result is recorded: a claim that expired and was taken over writes nothing. */
   token: string;
 }
@@ -60,6 +62,7 @@ interface ClaimRow {
   reason: string;
   params: Record<string, string>;
   attempts: number;
+  recorded_ms: string;
 }
 
 /** Claims up to `limit` due actions (pending or failed and due, not leased), oldest first. */
@@ -70,12 +73,13 @@ export async function claimDueActions(pool: Pool, limit: number, now = Date.now(
       WHERE a.id IN (SELECT id FROM response_actions
                       WHERE status IN ('pending', 'failed') AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
                       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING a.id, a.kind, a.target, a.event_id, a.incident_id, a.level, a.source, a.reason, a.params, a.attempts`,
+     RETURNING a.id, a.kind, a.target, a.event_id, a.incident_id, a.level, a.source, a.reason, a.params, a.attempts,
+               (extract(epoch FROM a.created_at) * 1000)::bigint AS recorded_ms`,
     [limit, new Date(now), ACTION_LEASE_MS, `claim:${token}`],
   );
   return rows.map((r) => ({
     id: r.id, kind: r.kind, target: r.target, eventId: r.event_id, incidentId: r.incident_id, level: r.level, source: r.source, reason: r.reason,
-    params: r.params, attempt: r.attempts, token,
+    params: r.params, attempt: r.attempts, recordedAt: Number(r.recorded_ms), token,
   }));
 }
 

@@ -3,16 +3,18 @@
 // retry schedule until given up. A scratch database, so other files' actions are not claimed here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimDueActions, completeAction, failAction, listActions, recordActions, ACTION_LEASE_MS, ACTION_RETRY_DELAYS_MS } from '../../../response/action-log.ts';
+import { ActionExecutor, type ActionHandler } from '../../../response/executor.ts';
 import { planActions } from '../../../response/planner.ts';
 import { createPool, inTransaction, type Pool } from '../../../platform/postgres.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../../../schemas/system-config.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
 import { scratchDatabase, type ScratchDatabase } from '../../support/scratch-database.ts';
+import { testLog } from '../../support/stack.ts';
 
 const event = (id: string, severity: SecurityEvent['severity'] = 'critical'): SecurityEvent => ({
   id, type: 'perimeter_breach', timestamp: '2026-11-26T03:00:00.000Z', category: 'perimeter', severity, source_module: 'perimeter',
-  source_device: 'fence-1', title: 'Breach', description: 'Breach', location: { lat: 55.7, lng: 12.6 }, metadata: {}, requires_action: true, assigned_to: null, incident_id: null,
-} as SecurityEvent);
+  source_device: 'fence-1', title: 'Breach', description: 'Breach', location: { lat: 55.7, lng: 12.6 }, metadata: {}, requires_action: true, assigned_to: '', incident_id: null,
+}) as unknown as SecurityEvent;
 
 describe('response action log on the real Postgres', () => {
   let db: ScratchDatabase;
@@ -82,5 +84,47 @@ describe('response action log on the real Postgres', () => {
     const [view] = await listActions(pool, { eventId: 'evt_fail' });
     expect(view).toMatchObject({ status: 'given_up', attempts: ACTION_RETRY_DELAYS_MS.length + 1, last_error: `boom ${ACTION_RETRY_DELAYS_MS.length}` });
     expect(await claimDueActions(pool, 10, now + 3_600_000)).toEqual([]);
+  });
+});
+
+describe('response executor on the real Postgres', () => {
+  let db: ScratchDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await scratchDatabase('executor');
+    pool = createPool(db.url, 6);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it('two executors run every action exactly once; a failing one is retried and then done', async () => {
+    const planned = planActions({ event: event('evt_exec'), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: undefined });
+    await inTransaction(pool, (c) => recordActions(c, planned));
+    const runs = new Map<string, number>();
+    let failOnce = true;
+    const handler: ActionHandler = async (action) => {
+      runs.set(action.id, (runs.get(action.id) ?? 0) + 1);
+      if (action.kind === 'escalate' && action.target === 'coast_guard' && failOnce) {
+        failOnce = false;
+        throw new Error('party unreachable');
+      }
+      return completeAction(pool, action, { executor: 'test' });
+    };
+    const handlers = { notify: handler, escalate: handler, lock_gate: handler, dispatch_drone: handler, close_incident: handler };
+    const a = new ActionExecutor({ pool, log: testLog, handlers });
+    const b = new ActionExecutor({ pool, log: testLog, handlers });
+    const now = Date.now();
+    await Promise.all([a.runOnce(now), b.runOnce(now)]);
+    expect([...runs.values()].every((n) => n === 1)).toBe(true);
+    expect(runs.size).toBe(planned.length);
+    // The failed escalation is due again after the first retry delay, and only then.
+    expect(await a.runOnce(now + ACTION_RETRY_DELAYS_MS[0] - 10)).toBe(0);
+    expect(await b.runOnce(now + ACTION_RETRY_DELAYS_MS[0] + 10)).toBe(1);
+    const views = await listActions(pool, { eventId: 'evt_exec' });
+    expect(views.every((v) => v.status === 'done')).toBe(true);
+    expect(views.find((v) => v.target === 'coast_guard')).toMatchObject({ attempts: 2 });
   });
 });

@@ -7,7 +7,7 @@ function event(severity: SecurityEvent['severity'], over: Partial<SecurityEvent>
   return {
     id: 'evt_1', type: 'perimeter_breach', timestamp: '2026-11-26T03:00:00.000Z', category: 'perimeter', severity,
     source_module: 'perimeter', source_device: 'fence-7', title: 'Breach', description: 'Breach at fence 7',
-    location: { lat: 55.7, lng: 12.6 }, metadata: {}, requires_action: false, assigned_to: null, incident_id: null, ...over,
+    location: { lat: 55.7, lng: 12.6 }, metadata: {}, requires_action: false, assigned_to: '', incident_id: null, ...over,
   } as SecurityEvent;
 }
 

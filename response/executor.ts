@@ -1,0 +1,105 @@
+// Runs the action log: claims due actions (response/action-log.ts), hands each to the executor of its
+// kind (response/executors/, one small file each) and records a failure for a retry. Woken when the
+// planner records actions, and polling for retries and for what a crashed instance's lease gave back.
+import type { Logger } from '../platform/log.ts';
+import { counter, histogram } from '../platform/metrics.ts';
+import type { Pool } from '../platform/postgres.ts';
+import { claimDueActions, failAction, type ClaimedAction } from './action-log.ts';
+import type { ActionKind } from './planner.ts';
+
+const executed = counter('pss_response_actions_total', 'Response actions executed, by kind and outcome (done, retry, given_up, lost_claim)', ['kind', 'outcome']);
+const latency = histogram('pss_response_action_seconds', 'From an action being recorded to its execution, first attempts', ['kind'], [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30]);
+
+/**
+ * Executes one action and records it done (completeAction) in the same transaction as its effect, so a
+ * crash in between repeats neither. Returns false when the claim was lost; throws to have it retried.
+ */
+export type ActionHandler = (action: ClaimedAction) => Promise<boolean>;
+
+export interface ExecutorOptions {
+  pool: Pool;
+  log: Logger;
+  handlers: Readonly<Record<ActionKind, ActionHandler>>;
+  pollMs?: number;
+  batch?: number;
+}
+
+export class ActionExecutor {
+  readonly #o: Required<ExecutorOptions>;
+  #running = false;
+  #pumping: Promise<void> | undefined;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: ExecutorOptions) {
+    this.#o = { pollMs: 500, batch: 100, ...options };
+  }
+
+  start(): void {
+    this.#running = true;
+    this.#timer = setInterval(() => this.wake(), this.#o.pollMs).unref();
+    this.wake();
+  }
+
+  /** Look for due actions now (the planner just recorded some). */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = this.#pump().finally(() => {
+      this.#pumping = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Executes everything due now, for tests that move time themselves. */
+  async runOnce(now = Date.now()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await claimDueActions(this.#o.pool, this.#o.batch, now);
+      if (claimed.length === 0) return total;
+      await Promise.all(claimed.map((a) => this.#execute(a, now)));
+      total += claimed.length;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearInterval(this.#timer);
+    await this.#pumping;
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      while (this.#running) {
+        const claimed = await claimDueActions(this.#o.pool, this.#o.batch);
+        if (claimed.length === 0) return;
+        // Actions of one batch are independent (each its own transaction); run them side by side.
+        await Promise.all(claimed.map((a) => this.#execute(a, Date.now())));
+      }
+    } catch (err) {
+      this.#o.log.warn({ err }, 'response executor: claiming due actions failed; retrying at the next poll');
+    }
+  }
+
+  async #execute(action: ClaimedAction, now: number): Promise<void> {
+    const log = this.#o.log.child({ action_id: action.id, kind: action.kind, target: action.target, event_id: action.eventId });
+    try {
+      const kept = await this.#o.handlers[action.kind](action);
+      executed.inc({ kind: action.kind, outcome: kept ? 'done' : 'lost_claim' });
+      if (action.attempt === 1) latency.observe({ kind: action.kind }, Math.max(0, now - action.recordedAt) / 1000);
+    } catch (err) {
+      const outcome = await failAction(this.#o.pool, action, err instanceof Error ? err.message : String(err), now).catch((e: unknown) => {
+        log.warn({ err: e }, 'response executor: recording a failed action failed; its lease brings it back');
+        return 'retry' as const;
+      });
+      executed.inc({ kind: action.kind, outcome });
+      (outcome === 'given_up' ? log.error.bind(log) : log.warn.bind(log))({ err, attempt: action.attempt }, `response action failed (${outcome})`);
+    }
+  }
+}
