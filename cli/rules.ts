@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { alertRuleProblemsIn, knownNames } from '../processors/maritime/rules-config/alert-rule-problems.ts';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
-import { readSystemConfig } from '../response/settings/system-config-store.ts';
+import { readSystemConfig, readSystemConfigLocked } from '../response/settings/system-config-store.ts';
 import { maritimeRulesSchema, RULE_KINDS, type MaritimeRules } from '../schemas/maritime-rules.ts';
+import type { PoolClient } from '../platform/postgres.ts';
 import { UsageError, asCommand, validated, withDatabase } from './db.ts';
 
 const USAGE = 'usage: pss rules import FILE.(json|yaml|yml)';
@@ -32,7 +33,8 @@ export async function rulesCommand(args: string[]): Promise<number> {
       // Parties and gates of alert_rules are checked against the system configuration with the schema.
       const known = knownNames(await readSystemConfig(pool));
       const valid = validated<MaritimeRules>(maritimeRulesSchema, parsed as Record<string, unknown>, alertRuleProblemsIn(parsed, known, 'bulk'));
-      return { doc: valid, problems: await replaceAllRules(pool, valid) };
+      const guard = async (client: PoolClient) => alertRuleProblemsIn(valid, knownNames(await readSystemConfigLocked(client)), 'bulk');
+      return { doc: valid, problems: await replaceAllRules(pool, valid, guard) };
     });
     if (problems.length > 0) throw new UsageError(problems.map((p) => `${p.path} ${p.message}`).join('; '));
     const count = RULE_KINDS.reduce((n, k) => n + (doc[k]?.length ?? 0), 0);

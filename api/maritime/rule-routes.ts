@@ -6,9 +6,9 @@ import { dataOf } from '../../schemas/common.ts';
 import { maritimeRulesSchema, zoneRuleSetSchema } from '../../schemas/maritime-rules.ts';
 import { defineRoute, sendData, type RouteDef } from '../http/routes.ts';
 import { ZoneStore } from '../../processors/maritime/zones/index.ts';
-import { allRules, replaceAllRules, replaceZoneRules, ruleSetProblems, zoneRules, type RuleProblem } from '../../processors/maritime/rules-config/rule-store.ts';
+import { allRules, replaceAllRules, replaceZoneRules, ruleSetProblems, zoneRules, type RuleProblem, type RuleWriteGuard } from '../../processors/maritime/rules-config/rule-store.ts';
 import { alertRuleProblemsIn, knownNames } from '../../processors/maritime/rules-config/alert-rule-problems.ts';
-import { readSystemConfig } from '../../response/settings/system-config-store.ts';
+import { readSystemConfig, readSystemConfigLocked } from '../../response/settings/system-config-store.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { Problem } from '../http/validation.ts';
 
@@ -34,6 +34,12 @@ function alertRuleCheck(form: 'zone' | 'bulk') {
     const known = knownNames(await readSystemConfig(ctx.pool));
     return alertRuleProblemsIn(body, known, form).map((p) => ({ location: 'body' as const, ...p }));
   };
+}
+
+/** The same names again inside the write, with the configuration locked until it commits. */
+function namesGuard(body: unknown, form: 'zone' | 'bulk'): RuleWriteGuard | undefined {
+  if ((body as { alert_rules?: unknown }).alert_rules === undefined) return undefined;
+  return async (client) => alertRuleProblemsIn(body, knownNames(await readSystemConfigLocked(client)), form);
 }
 
 async function mustExist(ctx: { pool: import('../../platform/postgres.ts').Pool }, id: string): Promise<void> {
@@ -69,7 +75,8 @@ export const ruleRoutes: RouteDef[] = [
       await mustExist(ctx, params.zone_id);
       const problems = ruleSetProblems(body);
       if (problems.length > 0) refuse(problems);
-      await replaceZoneRules(ctx.pool, params.zone_id, body);
+      const raced = await replaceZoneRules(ctx.pool, params.zone_id, body, namesGuard(body, 'zone'));
+      if (raced.length > 0) refuse(raced);
       sendData(res, 200, body);
     },
   }),
@@ -96,7 +103,7 @@ export const ruleRoutes: RouteDef[] = [
     bodyLimit: 4 * 1024 * 1024,
     responses: { 200: { description: 'The rules document as stored', schema: dataOf(maritimeRulesSchema) } },
     handler: async ({ ctx, body, res }) => {
-      const problems = await replaceAllRules(ctx.pool, body);
+      const problems = await replaceAllRules(ctx.pool, body, namesGuard(body, 'bulk'));
       if (problems.length > 0) refuse(problems);
       sendData(res, 200, await allRules(ctx.pool));
     },

@@ -61,11 +61,21 @@ export async function loadAlertRules(pool: Pool): Promise<Map<string, AlertRules
   return new Map(rows.map((r) => [r.name, r.alert_rules]));
 }
 
-/** Replaces one zone's rules; an empty set removes them. */
-export async function replaceZoneRules(pool: Pool, zoneId: string, set: ZoneRuleSet): Promise<void> {
-  await inTransaction(pool, async (client) => {
+/**
+ * A check run inside a rule write's transaction, before anything is written; its problems abort the
+ * write. The API and `pss rules import` pass one that re-reads the system configuration under a lock
+ * (alert rules name its parties and gates), so no configuration change slips between check and write.
+ */
+export type RuleWriteGuard = (client: PoolClient) => Promise<RuleProblem[]>;
+
+/** Replaces one zone's rules; an empty set removes them. Returns the guard's problems (nothing written) or []. */
+export async function replaceZoneRules(pool: Pool, zoneId: string, set: ZoneRuleSet, guard?: RuleWriteGuard): Promise<RuleProblem[]> {
+  return inTransaction(pool, async (client) => {
+    const problems = (await guard?.(client)) ?? [];
+    if (problems.length > 0) return problems;
     await writeZoneRules(client, zoneId, set);
     await notify(client);
+    return [];
   });
 }
 
@@ -84,9 +94,9 @@ export async function allRules(pool: Pool): Promise<MaritimeRules & { dwell_time
 /**
  * Replaces every zone's rules with the document's (a zone it does not name has none afterwards) and the
  * site-wide dwell_time (absent: the built-in defaults). Problems (an unknown zone, two entries of one
- * kind for a zone, what `ruleSetProblems` finds) are returned and nothing is written.
+ * kind for a zone, what `ruleSetProblems` and the guard find) are returned and nothing is written.
  */
-export async function replaceAllRules(pool: Pool, doc: MaritimeRules): Promise<RuleProblem[]> {
+export async function replaceAllRules(pool: Pool, doc: MaritimeRules, guard?: RuleWriteGuard): Promise<RuleProblem[]> {
   const { rows } = await pool.query<{ id: string; name: string }>('SELECT id, name FROM zones');
   const byName = new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
   const sets = new Map<string, Record<string, unknown>>();
@@ -104,7 +114,9 @@ export async function replaceAllRules(pool: Pool, doc: MaritimeRules): Promise<R
     });
   }
   if (problems.length > 0) return problems;
-  await inTransaction(pool, async (client) => {
+  return inTransaction(pool, async (client) => {
+    const guarded = (await guard?.(client)) ?? [];
+    if (guarded.length > 0) return guarded;
     const { rows: before } = await client.query<{ zone_id: string }>('DELETE FROM maritime_zone_rules RETURNING zone_id');
     for (const { zone_id } of before) if (!sets.has(zone_id)) await writeZoneRules(client, zone_id, {});
     for (const [zoneId, set] of sets) await writeZoneRules(client, zoneId, set as ZoneRuleSet);
@@ -117,8 +129,8 @@ export async function replaceAllRules(pool: Pool, doc: MaritimeRules): Promise<R
       );
     }
     await notify(client);
+    return [];
   });
-  return [];
 }
 
 async function writeZoneRules(client: PoolClient, zoneId: string, set: ZoneRuleSet): Promise<void> {
