@@ -4,10 +4,9 @@
 //   2. ramp: event rates from 250/s up, 10 s each, until p99 misses 100 ms twice in a row: the largest
 //      delivered message rate (messages received per second, summed over clients) with p99 <= 100 ms.
 // Run: npm run bench event-stream   (or node --import tsx bench/event-stream.ts)
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createApiKey } from '../api/auth/api-keys.ts';
 import { eventRecord } from '../events/event-record.ts';
@@ -20,6 +19,7 @@ import { createPool, migrate } from '../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { EVENT_CATEGORIES, EVENT_SEVERITIES, type SecurityEvent } from '../schemas/event.ts';
 import { freshBenchDatabase } from './support/bench-database.ts';
+import { startServiceProcess } from './support/service-process.ts';
 
 const CLIENTS = Number(process.env.PSS_BENCH_CLIENTS ?? 1_000);
 const STEADY_RATE = 1_000;
@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(CLIENTS / 10); i++) keys.push((await createApiKey(pool, 'test', { name: `bench ${i}`, scopes: ['events:read'] }, 'bench')).key);
 
-  const service = await startService(env);
+  // PSS_BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.
+  const started = await startServiceProcess('api', env, (process.env.PSS_BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const service = { ...started, url: started.url as string };
   const clientArgs = (process.env.PSS_BENCH_CLIENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const clients = fork(`${ROOT}bench/support/stream-clients.ts`, { execArgv: ['--import', 'tsx', ...clientArgs], stdio: 'inherit' });
   const t = performance.now();
@@ -153,29 +155,11 @@ async function main(): Promise<void> {
 
   clients.send({ kind: 'exit' });
   await once(clients, 'exit');
-  service.process.kill('SIGTERM');
-  await once(service.process, 'exit');
+  await service.stop();
   await producer.close();
   await admin.deleteTopics(Object.values(topics));
   await admin.close();
   await pool.end();
-}
-
-async function startService(env: Record<string, string>): Promise<{ process: ChildProcess; url: string }> {
-  // PSS_BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the service.
-  const nodeArgs = (process.env.PSS_BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, `${ROOT}bin/pss.js`, 'start', '--roles', 'api'], {
-    env: { ...process.env, ...env, PSS_HTTP_PORT: '0', PSS_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const entry = (() => { try { return JSON.parse(line) as { msg?: string; url?: string }; } catch { return {}; } })();
-      if (entry.msg === 'service started' && entry.url) resolve(entry.url);
-    });
-  });
-  return { process: child, url };
 }
 
 function metricValue(text: string, name: string): number {

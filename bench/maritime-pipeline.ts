@@ -6,9 +6,7 @@
 //   3. the naive alternative on the same input: one PostGIS ST_Covers/ST_DWithin query per position.
 // Run: npm run bench maritime-pipeline   (or node --import tsx bench/maritime-pipeline.ts)
 import pg from 'pg';
-import { ZoneStore } from '../processors/maritime/zones/zone-store.ts';
 import { replaceAllRules } from '../processors/maritime/rules-config/rule-store.ts';
-import type { MaritimeRules } from '../schemas/maritime-rules.ts';
 import { KafkaConsumer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { metricTotal } from '../platform/metrics.ts';
@@ -18,6 +16,8 @@ import type { VesselPosition } from '../schemas/ais.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
 import { benchContext } from './support/bench-context.ts';
 import { profilePhase } from './support/phase-profile.ts';
+import { storePortZones } from './support/port-zones.ts';
+import { realisticRules, realisticRulesSummary } from './support/realistic-rules.ts';
 
 const ZONES = 1_000;
 const VESSELS = 10_000;
@@ -33,21 +33,6 @@ const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
 const ENCOUNTERS = process.env.PSS_BENCH_ENCOUNTERS !== '0';
 const ZONE_WORKERS = Number(process.env.PSS_BENCH_ZONE_WORKERS ?? 2);
 
-/**
- * A realistic rule set (issue 12): every zone watches AIS integrity (loss after 10 min, jumps beyond
- * 2 nm, heading/COG mismatch), half have a 12 kn speed limit, a quarter deny tankers, a tenth cap
- * occupancy at 50 vessels on weekdays, another tenth watch encounters (GFW's defaults).
- */
-function realisticRules(names: string[]): MaritimeRules {
-  return {
-    ...(ENCOUNTERS ? { encounter_rules: names.filter((_, i) => i % 10 === 5).map((zone) => ({ zone, max_distance_meters: 500, max_speed_knots: 2, min_minutes: 120, alert_level: 'medium' as const })) } : {}),
-    ais_rules: names.map((zone) => ({ zone, alert_on: [{ ais_loss_seconds: 600 }, { position_jump_nm: 2 }, { heading_speed_mismatch: true }], alert_level: 'high' as const })),
-    speed_rules: names.filter((_, i) => i % 2 === 0).map((zone) => ({ zone, max_speed_knots: 12, alert_on_violation: true, alert_level: 'medium' as const })),
-    vessel_type_rules: names.filter((_, i) => i % 4 === 0).map((zone) => ({ zone, denied_types: ['tanker'], alert_on_denied_entry: true, alert_level: 'high' as const })),
-    time_rules: names.filter((_, i) => i % 10 === 0).map((zone) => ({ zone, schedules: [{ name: 'weekdays', days: ['mon' as const, 'tue' as const, 'wed' as const, 'thu' as const, 'fri' as const], max_vessels: 50, alert_level: 'medium' as const }] })),
-  };
-}
-
 async function main(): Promise<void> {
   const prefix = `bench-${Date.now().toString(36)}-`;
   // As in the service: the processor stores events, this instance's relay publishes them.
@@ -56,15 +41,10 @@ async function main(): Promise<void> {
 
   const port = new RandomPort(42);
   let t = performance.now();
-  const repo = new ZoneStore(pool);
-  const names: string[] = [];
-  for (let i = 0; i < ZONES; i++) {
-    const { id: _id, created_at: _c, updated_at: _u, ...zone } = port.zone(i);
-    names.push((await repo.create(zone)).name);
-  }
+  const names = await storePortZones(pool, port, ZONES);
   const zonesMs = performance.now() - t;
   // PSS_BENCH_RULES=0 measures the zones alone, for comparison.
-  const ruleProblems = process.env.PSS_BENCH_RULES === '0' ? [] : await replaceAllRules(pool, realisticRules(names));
+  const ruleProblems = process.env.PSS_BENCH_RULES === '0' ? [] : await replaceAllRules(pool, realisticRules(names, { encounters: ENCOUNTERS }));
   if (ruleProblems.length > 0) throw new Error(`bench rules refused: ${JSON.stringify(ruleProblems)}`);
 
   // 1. Throughput from a preloaded topic.
@@ -153,7 +133,7 @@ async function main(): Promise<void> {
   const report = {
     zones: ZONES,
     zone_workers: ZONE_WORKERS,
-    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : `ais_rules on every zone, speed_rules on 1/2, vessel_type_rules on 1/4, time_rules on 1/10${ENCOUNTERS ? ', encounter_rules on 1/10 (1/10 of vessels at 1 kn)' : ''}`,
+    rule_sets: process.env.PSS_BENCH_RULES === '0' ? 'none' : `${realisticRulesSummary(ENCOUNTERS)}${ENCOUNTERS ? ' (1/10 of vessels at 1 kn)' : ''}`,
     zones_stored_ms: Math.round(zonesMs),
     vessels: VESSELS,
     throughput: {

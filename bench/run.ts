@@ -12,9 +12,10 @@ const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipelin
  * client (README "Kafka client"), and kafka-consume measured Confluent's librdkafka client on our consume
  * path; they are recorded decisions, not figures to watch. analyst-queries
  * generates 10,000,000 positions first, which takes several minutes (README "Analysts"); vessel-directory
- * measured a decision (README vessel decision 8).
+ * measured a decision (README vessel decision 8). pipeline (end to end, TCP feed to WebSocket client and
+ * webhook, two layouts of the service's processes) steps through several rates per layout: about 10 minutes.
  */
-const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory'];
+const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory', 'pipeline'];
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((b) => !DEFAULT_BENCHES.includes(b) && !ON_REQUEST.includes(b));

@@ -5,9 +5,6 @@
 // The receivers run in this process (node:http on loopback) and check every 50th signature.
 // Run: npm run bench webhooks   (PSS_BENCH_WEBHOOK_DELIVERIES=20000, PSS_BENCH_WEBHOOK_SECONDS=20; the
 // throughput phase also takes PSS_WEBHOOK_* settings from the environment, e.g. PSS_WEBHOOK_CONCURRENCY)
-import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { authFeature, webhooksFeature } from '../app/features.ts';
 import { loadConfig } from '../app/config.ts';
@@ -25,6 +22,7 @@ import { createPool, inTransaction, migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import { freshBenchDatabase } from './support/bench-database.ts';
+import { startSignedReceiver, type DeliveryBody, type SignatureTally } from './support/signed-receiver.ts';
 
 const DELIVERIES = Number(process.env.PSS_BENCH_WEBHOOK_DELIVERIES ?? 20_000);
 const WEBHOOKS = 100;
@@ -35,29 +33,8 @@ const SECRET = 'whsec_bench_0123456789abcdefgh';
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
 const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
-let badSignatures = 0;
-let checked = 0;
-function receiver(onBody: (body: { id: string; event: { id: string } }) => void) {
-  let n = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      if (n++ % 50 === 0) {
-        checked++;
-        const expected = `sha256=${createHmac('sha256', SECRET).update(`${req.headers['x-service-timestamp']}.`).update(raw).digest('hex')}`;
-        if (expected !== req.headers['x-service-signature']) badSignatures++;
-      }
-      onBody(JSON.parse(raw.toString('utf8')));
-      res.end();
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  return new Promise<{ url: string; close: () => void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); server.close(); } })),
-  );
-}
+const signatures: SignatureTally = { checked: 0, wrong: 0 };
+const receiver = (onBody: (body: DeliveryBody) => void) => startSignedReceiver(SECRET, signatures, onBody);
 
 function event(n: number, at = Date.now()): SecurityEvent {
   return {
@@ -159,9 +136,9 @@ const databaseUrl = await freshBenchDatabase('pss_bench_webhooks');
 await migrate(databaseUrl, log);
 await throughput(databaseUrl);
 await latency(databaseUrl);
-console.log(`signatures checked: ${checked}, wrong: ${badSignatures}`);
+console.log(`signatures checked: ${signatures.checked}, wrong: ${signatures.wrong}`);
 const admin = new pg.Client({ connectionString: databaseUrl.replace(/\/[^/]+$/, '/postgres') });
 await admin.connect();
 await admin.query('DROP DATABASE IF EXISTS pss_bench_webhooks WITH (FORCE)');
 await admin.end();
-process.exit(badSignatures === 0 ? 0 : 1);
+process.exit(signatures.wrong === 0 ? 0 : 1);
