@@ -138,9 +138,9 @@ export const systemConfigChangeSchema = {
       type: 'object',
       required: ['credential_id', 'principal', 'auth_kind'],
       properties: {
-        credential_id: { type: 'string', description: 'The API key id or the OAuth access-token id.' },
+        credential_id: { type: 'string', description: 'The API key id or the OAuth access-token id; `cli` for `pss config set`.' },
         principal: { type: 'string', description: "The API key's name, or the operator's username." },
-        auth_kind: { type: 'string', enum: ['api_key', 'oauth'] },
+        auth_kind: { type: 'string', enum: ['api_key', 'oauth', 'cli'], description: 'cli: `pss config set` on a host with the database credentials.' },
       },
     },
     before: { ...systemConfigShape, description: 'The document before the change (the shipped defaults for the first change).' },

@@ -2,15 +2,14 @@
 // of an escalation, the gates alert rules may lock, the incident windows. The rules live in
 // response/settings/; these routes read the request and answer.
 import { parseInstant } from '../../events/event-filter.ts';
-import type { Operator } from '../../events/triage.ts';
-import { listSystemConfigChanges, readSystemConfig, replaceSystemConfig } from '../../response/settings/system-config-store.ts';
+import { listSystemConfigChanges, readSystemConfig, replaceSystemConfig, type ConfigAuthor } from '../../response/settings/system-config-store.ts';
 import { dataOf, listOf } from '../../schemas/common.ts';
 import { systemConfigChangeSchema, systemConfigChangesQuerySchema, systemConfigSchema } from '../../schemas/system-config.ts';
 import type { Principal } from '../auth/principal.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
 import { validationError, type Problem } from '../http/validation.ts';
 
-function operatorOf(principal: Principal): Operator {
+function authorOf(principal: Principal): ConfigAuthor {
   return { credentialId: principal.credentialId, principal: principal.subject, kind: principal.kind === 'oauth' ? 'oauth' : 'api_key' };
 }
 
@@ -57,7 +56,7 @@ export const systemConfigRoutes: RouteDef[] = [
     body: systemConfigSchema,
     responses: { 200: { description: 'The configuration as stored', schema: dataOf(systemConfigSchema) } },
     handler: async ({ ctx, body, principal, res }) => {
-      const outcome = await replaceSystemConfig(ctx.pool, body, operatorOf(principal));
+      const outcome = await replaceSystemConfig(ctx.pool, body, authorOf(principal));
       if (outcome.problems !== undefined) throw validationError(outcome.problems.map((p) => ({ location: 'body', ...p })));
       sendData(res, 200, outcome.stored.config);
     },

@@ -2,7 +2,6 @@
 // whole, every change kept with who made it. Readers that need it on every event hold a
 // SystemConfigCache (system-config-cache.ts); a one-off reader (a validation) calls readSystemConfig.
 import { isDeepStrictEqual } from 'node:util';
-import type { Operator } from '../../events/triage.ts';
 import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfig } from '../../schemas/system-config.ts';
 import { namedWebhooks, systemConfigProblems, type ConfigProblem } from './system-config-rules.ts';
@@ -40,6 +39,15 @@ export async function readStoredSystemConfig(db: Pool | PoolClient): Promise<Sto
   return row === undefined ? { config: DEFAULT_SYSTEM_CONFIG, revision: 0, updatedAt: null } : { config: row.document, revision: row.revision, updatedAt: row.updated_at };
 }
 
+/** Who changes the configuration: an API credential (as an event's operator change records it) or `pss config set`. */
+export interface ConfigAuthor {
+  /** The API key id or OAuth access-token id; `cli` for the command line. */
+  credentialId: string;
+  /** The API key's name or the operator's username; for the command line, `cli:` and the OS user. */
+  principal: string;
+  kind: 'api_key' | 'oauth' | 'cli';
+}
+
 export type ReplaceOutcome = { stored: StoredSystemConfig; changed: boolean; problems?: undefined } | { problems: ConfigProblem[] };
 
 /**
@@ -48,7 +56,7 @@ export type ReplaceOutcome = { stored: StoredSystemConfig; changed: boolean; pro
  * one transaction. Writers take turns (the table lock), so each change's `before` is the previous `after`.
  * A document equal to the one in force writes nothing.
  */
-export async function replaceSystemConfig(pool: Pool, config: SystemConfig, by: Operator): Promise<ReplaceOutcome> {
+export async function replaceSystemConfig(pool: Pool, config: SystemConfig, by: ConfigAuthor): Promise<ReplaceOutcome> {
   return inTransaction(pool, async (client) => {
     await client.query('LOCK TABLE system_config IN EXCLUSIVE MODE');
     const current = await readStoredSystemConfig(client);
