@@ -38,6 +38,24 @@ describe('pss rules import', () => {
     expect(list.stderr).toContain('must be an object');
   });
 
+  it('lists every problem of alert rules at once: the schema\'s and parties the system configuration does not name', () => {
+    const doc = {
+      alert_rules: [{
+        zone: 'No such zone anywhere',
+        on_entry: { alert_level: 'high', actions: [{ action: 'escalate_to', parties: ['supervisor', 'mayor'] }, { action: 'dispatch_drone' }, { action: 'lock_gates', gates: [] }] },
+        on_dwell: { threshold_minutes: 1.5, alert_level: 'high' },
+      }],
+    };
+    const run = pss(['rules', 'import', file('alert.json', JSON.stringify(doc))]);
+    expect(run.status).toBe(2);
+    for (const problem of [
+      'alert_rules.0.on_entry.actions.0.parties.1 no party "mayor" in the system configuration',
+      'alert_rules.0.on_entry.actions.1.mission is required',
+      'alert_rules.0.on_entry.actions.2.gates must NOT have fewer than 1 items',
+      'alert_rules.0.on_dwell.threshold_minutes must be integer',
+    ]) expect(run.stderr).toContain(problem);
+  });
+
   it('refuses a document the schema refuses, and a file that is not JSON', () => {
     const invalid = pss(['rules', 'import', file('invalid.json', JSON.stringify({ speed_rules: [{ zone: 'x', max_speed_knots: -1 }] }))]);
     expect(invalid.status).toBe(2);
