@@ -18,6 +18,13 @@ const ZONE = {
   schedule: { days: ['mon', 'tue'], hours: '08:00-17:00', timezone: 'Europe/Copenhagen' },
 };
 
+/** Alert rules (issue 23) with a string in every place one can be: parties are checked against the system configuration. */
+const ALERT_RULES = {
+  on_entry: { alert_level: 'critical', actions: [{ action: 'notify_operator', assign_to: 'duty.officer' }, { action: 'escalate_to', parties: ['supervisor', 'port_authority'] }] },
+  on_dwell: { threshold_minutes: 10, alert_level: 'high', actions: [{ action: 'dispatch_drone', mission: 'inspect' }] },
+  on_exit: { alert_level: 'low', actions: [{ action: 'close_incident' }] },
+};
+
 /** A body each operation accepts, keyed by `METHOD /path` as in the OpenAPI document. */
 const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/auth/api-keys': { name: 'bad input key', scopes: ['events:read'] },
@@ -27,8 +34,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/maritime/zones': { ...ZONE, name: 'Bad input zone 2' },
   'PUT /v1/maritime/zones/{zone_id}': ZONE,
   'PATCH /v1/maritime/zones/{zone_id}': { name: 'Bad input berth' },
-  'PUT /v1/maritime/zones/{zone_id}/rules': { time_rules: { schedules: [{ name: 'day', days: ['mon'], hours: '08:00-17:00', max_vessels: 3 }] } },
-  'PUT /v1/maritime/rules': { speed_rules: [{ zone: 'Bad input berth', max_speed_knots: 5, alert_level: 'low' }] },
+  'PUT /v1/maritime/zones/{zone_id}/rules': { time_rules: { schedules: [{ name: 'day', days: ['mon'], hours: '08:00-17:00', max_vessels: 3 }] }, alert_rules: ALERT_RULES },
+  'PUT /v1/maritime/rules': { speed_rules: [{ zone: 'Bad input berth', max_speed_knots: 5, alert_level: 'low' }], alert_rules: [{ zone: 'Bad input berth', ...ALERT_RULES }] },
   'POST /v1/events': { type: 'fence_tamper', source_module: 'perimeter.bad-input', title: 'Fence sensor triggered', location: { zone: 'North fence' } },
   'PATCH /v1/events/{event_id}': { assigned_to: 'duty.officer', incident_id: 'inc_1' },
   'POST /v1/webhooks': { name: 'bad input hook', url: 'https://hooks.example.com/in', events: ['zone_entry'], secret: 'whsec_bad_input_0123456789abc' },
