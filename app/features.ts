@@ -17,6 +17,7 @@ import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
+import { startGateCommandSender } from '../processors/gate/command-sender.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
 import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
@@ -44,8 +45,24 @@ export const maritimeFeature: Feature = {
   processors: async (ctx) => rolesTogether('maritime', [await startZoneProcessors(ctx, ctx.config.maritimeZoneWorkers), startPairPruning(ctx)]),
 };
 
-/** Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and overrides. */
-export const gateFeature: Feature = { name: 'gate', routes: gateRoutes, processors: (ctx) => startGateProcessor(ctx) };
+/**
+ * Gate transactions: appointments, the gate processor (readings to decisions), the transactions API and
+ * overrides, and the sender of the gate command outbox (processors role; it stops after the processor, so
+ * the commands of its last batches go out).
+ */
+export const gateFeature: Feature = {
+  name: 'gate',
+  routes: gateRoutes,
+  processors: async (ctx) => {
+    const commands = await startGateCommandSender(ctx);
+    const processor = await startGateProcessor(ctx).catch(async (err: unknown) => {
+      await commands.stop();
+      throw err;
+    });
+    return { name: 'gate', stop: async (deadline) => {
+      await processor.stop(deadline);
+      await commands.stop(deadline);
+    } };
 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };

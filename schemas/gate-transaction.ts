@@ -159,25 +159,44 @@ export const overrideResultSchema = {
 } as const;
 export type OverrideResult = FromSchema<typeof overrideResultSchema>;
 
+/** What caused a gate command (README "Gate commands"): an operator's override, the automated decision, or a response action. */
+export const GATE_COMMAND_ORIGINS = ['override', 'decision', 'response'] as const;
+export type GateCommandOrigin = (typeof GATE_COMMAND_ORIGINS)[number];
+/** The lane of a command to the whole gate (a lock from the response loop). */
+export const ALL_LANES = '*';
+
 /**
  * A command to a gate lane controller (gate.commands, key: gate). Controllers subscribed to their gate
- * execute commands for their lane, once per command_id (the topic may deliver one twice), in offset order.
+ * execute commands for their lane (and those whose lane is "*", the whole gate), once per command_id (the
+ * topic may deliver one twice), in offset order. Extended compatibly with issue 23: every command of the
+ * first version is still valid, the new fields are optional, and transaction_id is required only of lane
+ * commands (a whole-gate lock has none).
  */
 export const gateCommandSchema = {
   $id: 'https://schemas.port-security.local/gate/command.json',
   title: 'Gate lane command',
   type: 'object',
   additionalProperties: false,
-  required: ['command_id', 'gate', 'lane', 'action', 'transaction_id', 'issued_at', 'issued_by', 'reason'],
+  required: ['command_id', 'gate', 'lane', 'action', 'issued_at', 'issued_by', 'reason'],
   properties: {
-    command_id: { type: 'string', minLength: 1 },
+    command_id: { type: 'string', minLength: 1, description: 'Derived from the cause: the same cause never yields a second id.' },
     gate: { type: 'string', minLength: 1 },
-    lane: { type: 'string', minLength: 1 },
+    lane: { type: 'string', minLength: 1, description: 'The lane, or "*" for every lane of the gate.' },
     action: { type: 'string', enum: GATE_ACTIONS },
-    transaction_id: { type: 'string', minLength: 1 },
+    transaction_id: { type: 'string', minLength: 1, description: 'The transaction the command carries out; on every lane command, absent on a whole-gate command.' },
     issued_at: { type: 'string', format: 'date-time' },
-    issued_by: { type: 'string', minLength: 1, description: 'operator_id of the override' },
+    issued_by: { type: 'string', minLength: 1, description: 'operator_id of an override; system:gate-processor for an automated decision; the response loop for a response action' },
     reason: { type: 'string' },
+    origin: { type: 'string', enum: GATE_COMMAND_ORIGINS, description: 'What caused it. Absent on commands produced before issue 23 (all of them overrides).' },
+    transaction_status: { type: 'string', enum: TRANSACTION_STATUSES, description: 'The transaction\'s status the command carries out (what the lane may show the driver).' },
+    cause: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'A response action\'s cause: the action, and the incident and event it answers.',
+      properties: { action_id: { type: 'string', minLength: 1 }, incident_id: { type: 'string', minLength: 1 }, event_id: { type: 'string', minLength: 1 } },
+    },
   },
+  if: { properties: { lane: { not: { const: ALL_LANES } } } },
+  then: { required: ['transaction_id'] },
 } as const;
 export type GateCommand = FromSchema<typeof gateCommandSchema>;

@@ -4,9 +4,10 @@
 //   gate-transactions: on gate.readings (key gate). Per batch: wait (bounded) until gate-appointments has
 //     stored every booking on its topic (appointments-watch.ts), look the appointments up, score and decide
 //     each reading (pure: transaction.ts), and store the new transactions, their first audit entry (the
-//     system decision and its rule) and their events in one Postgres transaction; then wake the relay and
-//     let the consumer commit. A reading_id already stored (a replay after a crash, a retried ingest) is
-//     skipped by the insert, so it yields no second transaction, audit entry or event.
+//     system decision and its rule), their events and their gate commands (commands.ts, to the command
+//     outbox) in one Postgres transaction; then wake the relay and let the consumer commit. A reading_id
+//     already stored (a replay after a crash, a retried ingest) is skipped by the insert, so it yields no
+//     second transaction, audit entry, event or command.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer, type InRecord } from '../../platform/kafka/index.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
@@ -17,6 +18,8 @@ import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { AuditEntry } from './audit-chain.ts';
 import { bookingRequired } from './appointment-policy.ts';
+import { enqueueGateCommands } from './command-outbox.ts';
+import { decisionCommand } from './commands.ts';
 import { thresholdProblems } from './decision.ts';
 import { transactionEvents } from './gate-events.ts';
 import { AppointmentsWatch } from './appointments-watch.ts';
@@ -87,6 +90,7 @@ export async function processReadings(ctx: Pick<ServiceContext, 'pool' | 'relay'
     const inserted = await insertTransactions(client, txs);
     const fresh = txs.filter((t) => inserted.has(t.id));
     const events: SecurityEvent[] = await storeEvents(client, fresh.flatMap(transactionEvents));
+    await enqueueGateCommands(client, fresh.map((t) => decisionCommand(t, SYSTEM_ACTOR)));
     // Last: the chain's lock is held from here to the commit, so concurrent batches wait the least.
     await appendAudit(client, fresh.map(decisionAudit));
     return { fresh, events };

@@ -2,13 +2,18 @@
 // itself. The transaction's row is locked (SELECT ... FOR UPDATE) for the check and the change, so of
 // two overrides racing on one transaction exactly one finds it flagged, held or rejected; the other
 // finds it overridden and gets resource_conflict. The change, its audit entry and its events commit
-// together; then the gate command goes to gate.commands, and gate_action_executed says whether Kafka
-// acknowledged it in time (a second audit entry records the outcome).
+// together with the gate command, written to the command outbox (command-outbox.ts). After the commit this
+// call makes the command's first attempt itself, and gate_action_executed says whether Kafka acknowledged
+// it in time (the audit records gate_command_acknowledged or gate_command_failed); a command not
+// acknowledged is retried by the processors' senders until it is (command-sender.ts).
 import { storeEvents } from '../../events/store.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import type { GateAction, GateCommand, OverrideBody, OverrideDecision, OverrideResult } from '../../schemas/gate-transaction.ts';
+import type { GateAction, OverrideBody, OverrideDecision, OverrideResult } from '../../schemas/gate-transaction.ts';
+import { enqueueGateCommands } from './command-outbox.ts';
+import { commandSenderDeps, deliverCommandNow } from './command-sender.ts';
+import { overrideCommand } from './commands.ts';
 import { overrideEvents } from './gate-events.ts';
 import { appendAudit } from './store.ts';
 
@@ -23,6 +28,9 @@ export function overrideRefusal(id: string, status: string, isAdmin: boolean): s
   if (status === 'rejected') return isAdmin ? undefined : `Transaction ${id} is rejected: only a caller with the admin scope can override a rejected transaction`;
   return `Transaction ${id} is ${status}: only flagged or held transactions can be overridden`;
 }
+
+/** How long after the override's own attempt should have ended the senders may try its command. */
+const FIRST_ATTEMPT_MARGIN_MS = 1_000;
 
 export interface OverrideCaller {
   isAdmin: boolean;
@@ -48,45 +56,18 @@ export async function overrideTransaction(ctx: Pick<ServiceContext, 'pool' | 're
       `UPDATE gate_transactions SET status = 'overridden', decision = $2, operator = $3, completed_at = $4, override = $5 WHERE id = $1`,
       [id, body.decision, body.operator_id, overriddenAt, JSON.stringify(override)],
     );
+    // The senders leave it to this call's own attempt below, unless this instance dies before making it.
+    const command = overrideCommand(result, { gate: row.gate, lane: row.lane });
+    await enqueueGateCommands(client, [command], ctx.config.gateCommandAckTimeoutMs + FIRST_ATTEMPT_MARGIN_MS);
     await appendAudit(client, [{
       transactionId: id, action: 'override', at: overriddenAt, actor: body.operator_id,
       details: { previous_status: row.status, previous_decision: row.decision, new_decision: body.decision, reason: body.reason, gate_action: gateAction, credential_id: caller.credentialId, ...(body.notes === undefined ? {} : { notes: body.notes }) },
       rule: row.status === 'rejected' ? 'override of a rejected transaction (admin scope)' : `override of a ${row.status} transaction (transactions:write)`,
     }]);
     const events = await storeEvents(client, overrideEvents(result, { gate: row.gate, lane: row.lane, ...(body.notes === undefined ? {} : { notes: body.notes }) }));
-    return { result, gate: row.gate, lane: row.lane, events: events.length };
+    return { result, command, events: events.length };
   });
   if (outcome.events > 0) ctx.relay.wake();
-
-  const command: GateCommand = {
-    command_id: `cmd_${id}_override`, gate: outcome.gate, lane: outcome.lane, action: gateAction, transaction_id: id,
-    issued_at: overriddenAt, issued_by: body.operator_id, reason: body.reason,
-  };
-  const executed = await sendCommand(ctx, command);
-  await inTransaction(ctx.pool, async (client) => {
-    await client.query(`UPDATE gate_transactions SET override = override || jsonb_build_object('gate_action_executed', $2::boolean) WHERE id = $1`, [id, executed]);
-    await appendAudit(client, [{
-      transactionId: id, action: executed ? 'gate_command_acknowledged' : 'gate_command_failed', at: new Date().toISOString(), actor: 'system:gate-commands',
-      details: { command_id: command.command_id, gate_action: gateAction, gate: command.gate, lane: command.lane },
-    }]);
-  });
+  const executed = await deliverCommandNow(commandSenderDeps(ctx), outcome.command.command_id);
   return { ...outcome.result, gate_action_executed: executed };
-}
-
-/** True once Kafka acknowledged the command within the configured time. */
-async function sendCommand(ctx: Pick<ServiceContext, 'producer' | 'topics' | 'codec' | 'config' | 'log'>, command: GateCommand): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ctx.config.gateCommandAckTimeoutMs)));
-  const sent = ctx.producer
-    .send([{ topic: ctx.topics.gateCommands, key: command.gate, value: ctx.codec.encode('gateCommands', command) }])
-    .then(() => true as const)
-    .catch((err: unknown) => {
-      ctx.log.error({ err, command_id: command.command_id }, 'gate command not acknowledged by Kafka');
-      return false as const;
-    });
-  try {
-    return await Promise.race([sent, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -15,6 +15,7 @@ import { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReading, GateReadingRecord } from '../../schemas/gate-reading.ts';
+import type { GateCommand } from '../../schemas/gate-transaction.ts';
 import { valueOf } from '../support/codec.ts';
 import { reading } from '../support/gate-readings.ts';
 import { call, expectErrorBody } from '../support/service.ts';
@@ -306,7 +307,9 @@ describe('gate transactions end to end', () => {
 
     // The commands on gate.commands, keyed by gate.
     const overridden = [txOf('flagged2'), txOf('held2'), txOf('rejected')];
-    const commands = (await consumeUntil(service.context.topics.gateCommands, (rs) => rs.filter((r) => overridden.includes((valueOf(r) as { transaction_id: string }).transaction_id)).length >= 3)).filter((r) => overridden.includes((valueOf(r) as { transaction_id: string }).transaction_id));
+    // (Their automated decisions' commands are there too: test/e2e/gate-commands.test.ts.)
+    const ofOverrides = <R extends { topic: string; value: Buffer }>(rs: R[]) => rs.filter((r) => { const c = valueOf(r) as GateCommand; return c.origin === 'override' && overridden.includes(c.transaction_id ?? ''); });
+    const commands = ofOverrides(await consumeUntil(service.context.topics.gateCommands, (rs) => ofOverrides(rs).length >= 3));
     expect(commands.map((r) => r.key)).toEqual([GATE, GATE, GATE]);
     expect(commands.map((r) => valueOf(r))).toEqual(expect.arrayContaining([
       expect.objectContaining({ transaction_id: txOf('flagged2'), action: 'open', issued_by: 'op-17', lane: readings.get('flagged2')!.lane }),

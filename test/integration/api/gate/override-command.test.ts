@@ -1,19 +1,27 @@
 // An override whose gate command Kafka does not acknowledge: the override stands (it is committed), the
-// answer says gate_action_executed false, and the audit trail records gate_command_failed.
+// answer says gate_action_executed false, and the audit trail records gate_command_failed. The command
+// stays in the outbox: once the topic is back, a processors instance's sender delivers it (issue 23).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, gateFeature } from '../../../../app/features.ts';
 import { findingsOf } from '../../../../ingest/gate/readings.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
+import { GateCommandSender, commandSenderDeps } from '../../../../processors/gate/command-sender.ts';
 import { processReadings } from '../../../../processors/gate/gate-processor.ts';
 import { DEFAULT_THRESHOLDS } from '../../../../processors/gate/decision.ts';
 import { DEFAULT_RISK_RULES } from '../../../../processors/gate/risk.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, startTestService, type TestService } from '../../../support/service.ts';
-import { unique, withAdmin } from '../../../support/stack.ts';
+import { valueOf } from '../../../support/codec.ts';
+import { consumeUntil, unique, withAdmin } from '../../../support/stack.ts';
+
+/** Each audit entry's action, with the command it is about. */
+const trail = (detail: { audit_trail: { action: string; details?: { command_id?: string } }[] }) =>
+  detail.audit_trail.map((a) => (a.details?.command_id === undefined ? a.action : `${a.action} ${a.details.command_id}`));
 
 describe('override when the gate command is not acknowledged', () => {
   const prefix = `${unique('gatecmd')}.`;
   let svc: TestService;
+  let txId: string;
 
   beforeAll(async () => {
     svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_GATE_COMMAND_ACK_TIMEOUT_MS: '500' }, [authFeature, gateFeature]);
@@ -36,6 +44,32 @@ describe('override when the gate command is not acknowledged', () => {
     expect(res.json.data).toMatchObject({ status: 'overridden', gate_action: 'open', gate_action_executed: false });
     const detail = (await call(`${svc.url}/v1/transactions/${tx!.id}`, writer)).json.data;
     expect(detail.status).toBe('overridden');
-    expect(detail.audit_trail.map((a: { action: string }) => a.action)).toEqual(['system_decision', 'override', 'gate_command_failed']);
+    // The decision's hold (no processors instance ran to send it) went out ahead of the override's open, in
+    // the same attempt: both failed.
+    expect(trail(detail)).toEqual(['system_decision', 'override', `gate_command_failed cmd_${tx!.id}_decision`, `gate_command_failed cmd_${tx!.id}_override`]);
+    txId = tx!.id;
+  });
+
+  it('is delivered by a sender once the topic is back, and the audit trail says so', async () => {
+    const commandId = `cmd_${txId}_override`;
+    const row = async () => (await svc.context.pool.query<{ sent: boolean; attempts: number }>('SELECT sent_at IS NOT NULL AS sent, attempts FROM gate_command_outbox WHERE command_id = $1', [commandId])).rows[0];
+    expect(await row()).toEqual({ sent: false, attempts: 1 });
+    await withAdmin((a) => a.ensureTopics(topicSpecs(prefix).filter((t) => t.name === svc.context.topics.gateCommands)));
+    const sender = new GateCommandSender(commandSenderDeps(svc.context));
+    await sender.start();
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!(await row())?.sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await sender.stop();
+    }
+    expect((await row())?.sent).toBe(true);
+    const commands = (await consumeUntil(svc.context.topics.gateCommands, (rs) => rs.some((r) => (valueOf(r) as { command_id: string }).command_id === commandId))).map((r) => valueOf(r));
+    expect(commands).toContainEqual(expect.objectContaining({ command_id: commandId, transaction_id: txId, action: 'open', origin: 'override', issued_by: 'op-3' }));
+    const writer = (await svc.key(['transactions:read'])).key;
+    const detail = (await call(`${svc.url}/v1/transactions/${txId}`, writer)).json.data;
+    expect(trail(detail).slice(4)).toEqual([`gate_command_acknowledged cmd_${txId}_decision`, `gate_command_acknowledged cmd_${txId}_override`]);
+    const stored = await svc.context.pool.query<{ executed: boolean }>(`SELECT (override->>'gate_action_executed')::boolean AS executed FROM gate_transactions WHERE id = $1`, [txId]);
+    expect(stored.rows[0]?.executed).toBe(true);
   });
 });
