@@ -70,7 +70,7 @@ describe('gate commands for automated decisions', () => {
     const ids = new Set(trucks.map(({ r }) => transactionId(r.reading_id)));
     const mine = (rs: InRecord[]) => rs.filter((r) => ids.has(commandOf(r).transaction_id ?? ''));
     // Read on for a while after all four arrived, so a second copy of one would be seen.
-    const records = mine(await consumeUntil(topics.gateCommands, (rs) => mine(rs).length >= trucks.length, { timeoutMs: 60_000, quietMs: 2_000 }));
+    const records = mine(await consumeUntil(topics.gateCommands, (rs) => mine(rs).length >= trucks.length, { timeoutMs: 30_000, quietMs: 2_000 }));
     expect(records.map((r) => r.key)).toEqual(trucks.map(() => gate));
     const byTransaction = new Map(records.map((r) => [commandOf(r).transaction_id, commandOf(r)]));
     expect(records).toHaveLength(trucks.length);
