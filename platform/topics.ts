@@ -87,7 +87,7 @@ export const TOPICS = {
     key: 'gate',
     partitions: 6,
     config: { 'retention.ms': String(7 * DAY_MS) },
-    description: 'Commands to gate lane controllers (open, hold, lock) after operator overrides; controllers execute each command_id once.',
+    description: 'Commands to gate lane controllers (open, hold, lock) for automated decisions, overrides and response actions, from the command outbox; controllers execute each command_id once.',
     value: { schema: gateCommandSchema },
   },
   securityEvents: {

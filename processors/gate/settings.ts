@@ -67,7 +67,7 @@ export const GATE_SETTINGS = {
   },
   gateCommandAckTimeoutMs: {
     env: 'PSS_GATE_COMMAND_ACK_TIMEOUT_MS',
-    description: 'Override: how long the API waits for Kafka to acknowledge the gate command before answering gate_action_executed false.',
+    description: "How long one send of gate commands waits for Kafka's acknowledgement: the override answers gate_action_executed false after it, and the command outbox senders retry an attempt that took longer.",
     default: '5000',
     parse: int(100, 60_000),
   },
