@@ -115,6 +115,8 @@ export async function claimThrough(client: PoolClient, commandId: string, waitMs
   if (before.sent) return 'sent';
   await client.query('SELECT command_id FROM gate_command_outbox WHERE gate_id = $1 AND sent_at IS NULL ORDER BY seq LIMIT 1 FOR UPDATE', [before.gate_id]);
   const claimed = await lockUnsent(client, [before.gate_id], 10_000, before.seq);
+  // The wait bound was for the claim only: recording the outcome (the audit chain's lock) may wait as usual.
+  await client.query('SET LOCAL lock_timeout = DEFAULT');
   if (claimed.some((c) => c.commandId === commandId)) return claimed;
   return (await mine())?.sent ? 'sent' : 'unknown';
 }

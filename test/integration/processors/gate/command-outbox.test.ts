@@ -9,7 +9,7 @@ import { KafkaProducer, type InRecord } from '../../../../platform/kafka/index.t
 import { createPool, inTransaction, migrate, type Pool } from '../../../../platform/postgres.ts';
 import { topicNames, topicSpecs } from '../../../../platform/topics.ts';
 import { enqueueGateCommand, enqueueGateCommands } from '../../../../processors/gate/command-outbox.ts';
-import { GateCommandSender, type CommandSenderDeps } from '../../../../processors/gate/command-sender.ts';
+import { deliverCommandNow, GateCommandSender, type CommandSenderDeps } from '../../../../processors/gate/command-sender.ts';
 import { gateLockCommand } from '../../../../processors/gate/commands.ts';
 import { DEFAULT_THRESHOLDS } from '../../../../processors/gate/decision.ts';
 import { processReadings } from '../../../../processors/gate/gate-processor.ts';
@@ -135,6 +135,28 @@ describe('gate command outbox', () => {
     for (const gate of gates) {
       expect(records.filter((r) => r.key === gate).map((r) => commandOf(r).command_id)).toEqual(written.filter((c) => c.gate === gate).map((c) => c.command_id));
     }
+  });
+
+  it('records an override\'s first attempt however long the audit chain is busy (the claim\'s wait bound ends with the claim)', async () => {
+    const gate = `gate-busy-${RUN}`;
+    const [tx] = await processReadings(ctx(), [record('busy', gate)], options, undefined);
+    const command: GateCommand = { command_id: `cmd_${tx!.id}_override`, gate, lane: 'lane-2', action: 'open', transaction_id: tx!.id, issued_at: new Date().toISOString(), issued_by: 'op-1', reason: 'test', origin: 'override' };
+    await inTransaction(pool, (client) => enqueueGateCommands(client, [command], 60_000));
+    const producer = new KafkaProducer(testKafka());
+    producers.push(producer);
+    const deps: CommandSenderDeps = { pool, producer, codec: new TopicCodec(), topic, log: testLog, sendTimeoutMs: 2_000 };
+    // Another transaction holds the audit chain's lock (store.ts AUDIT_CHAIN_LOCK) for longer than the send timeout.
+    const holder = await pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [0x6761_7465]);
+    const delivered = deliverCommandNow(deps, command.command_id);
+    await new Promise((r) => setTimeout(r, 4_000));
+    await holder.query('COMMIT');
+    holder.release();
+    expect(await delivered).toBe(true);
+    expect(await unsent([command.command_id])).toBe(0);
+    const { rows } = await pool.query<{ action: string }>('SELECT action FROM gate_audit WHERE transaction_id = $1 ORDER BY seq', [tx!.id]);
+    expect(rows.map((r) => r.action)).toEqual(['system_decision', 'gate_command_acknowledged']);
   });
 
   it('retries while the broker is unreachable and delivers everything once it is back', async () => {
