@@ -29,13 +29,15 @@ export const EVENT_TYPES = {
 
   /** The zone's alert level (`info` as low); low for presence that raises no alert (authorized, off schedule). */
   zone_entry: { category: 'maritime', severity: 'varies' },
-  zone_exit: { category: 'maritime', severity: 'low' },
+  /** Low; the zone's alert rule `on_exit` level (`info` as low) for an alerting exit (issue 23). */
+  zone_exit: { category: 'maritime', severity: 'varies' },
   /** The buffer's alert level, or one level below the zone's. */
   zone_approach: { category: 'maritime', severity: 'varies' },
   ais_gap: { category: 'maritime', severity: 'high' },
   /** The band of the new score: below 25 low, below 50 medium, below 75 high, else critical. */
   risk_score_change: { category: 'maritime', severity: 'varies' },
-  dwell_threshold: { category: 'maritime', severity: 'medium' },
+  /** Medium (the spec's); the level of the zone's alert rule `on_dwell` for the one raised at its point (metadata.alert_rule, issue 23). */
+  dwell_threshold: { category: 'maritime', severity: 'varies' },
   /** The rung's action: notify_supervisor and escalate_to_port_authority high, escalate_to_coast_guard critical. */
   dwell_escalation: { category: 'maritime', severity: 'varies' },
   speed_anomaly: { category: 'maritime', severity: 'medium' },

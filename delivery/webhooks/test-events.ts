@@ -84,7 +84,7 @@ const SAMPLES: Record<EventType, (ago: Ago) => Sample> = {
 
   zone_entry: (ago) => maritime(`${vessel} entered restricted zone Test zone`, `Entered at ${ago(35)}.`, zoneMetadata(ago, { reason: 'entered' }), true, 'high'),
   zone_exit: (ago) => maritime(`${vessel} left restricted zone Test zone`, `In the zone from ${ago(35)} to ${ago(0)}; visit dwell 35 min.`,
-    zoneMetadata(ago, { exit_reason: 'left' }), false),
+    zoneMetadata(ago, { exit_reason: 'left' }), false, 'low'),
   zone_approach: (ago) => maritime(`${vessel} approaching restricted zone Test zone`, 'Within 500 m of the zone.',
     zoneMetadata(ago, { alert_level: 'medium', visit_started_at: null, entered_at: null, dwell_minutes: 0, buffer_distance_meters: 500 }), true, 'medium'),
   ais_gap: (ago) => maritime(`${vessel}: AIS signal lost near restricted zone Test zone`, `No report since ${ago(10)} (limit 600 s) while other vessels keep reporting.`,

@@ -1,4 +1,3 @@
-import { EVENT_TYPES } from '../../../events/event-types.ts';
 import type { EventSeverity } from '../../../schemas/event.ts';
 import type { AlertLevel, EscalationAction } from '../../../schemas/zone.ts';
 import type { RuleZone } from './config.ts';
@@ -19,8 +18,11 @@ export function requiresActionAt(level: AlertLevel): boolean {
   return level === 'medium' || level === 'high' || level === 'critical';
 }
 
-/** dwell_threshold's fixed severity (spec "Event categories and types"), from the event type table. */
-export const DWELL_THRESHOLD_SEVERITY: EventSeverity = EVENT_TYPES.dwell_threshold.severity;
+/**
+ * The severity of the zone's own dwell_threshold (spec "Event categories and types": medium). The type
+ * varies in the event table only because a zone's alert rule `on_dwell` raises one at its own level.
+ */
+export const DWELL_THRESHOLD_SEVERITY: EventSeverity = 'medium';
 
 /**
  * Spec "Alert levels": a supervisor is involved from `high`, all stakeholders at `critical`; the

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventProblems } from '../../../../../events/event-types.ts';
 import type { RuleZone } from '../../../../../processors/maritime/rules/config.ts';
 import type { AlertRules } from '../../../../../schemas/maritime-rules.ts';
 import { every, iso, makeZone, MINUTE, MMSI, run, SECOND, T0, timeline, zoneMap, type Report } from './zone-fixtures.ts';
@@ -55,6 +56,15 @@ describe('alert rules: on_entry and on_exit', () => {
     const second = run([{ at: T0 + 40 * MINUTE, ...IN }], after, undefined, first.state);
     expect(first.intents[0]?.severity).toBe('medium');
     expect(second.intents[0]).toMatchObject({ type: 'zone_entry', severity: 'critical', metadata: { alert_rule: 'on_entry' } });
+  });
+});
+
+describe('alert rules and the event type table', () => {
+  it.each(['info', 'low', 'medium', 'high', 'critical'] as const)('gives events at level %s that the event store accepts', (level) => {
+    const zones = zoneWith({ on_entry: { alert_level: level }, on_dwell: { threshold_minutes: 2, alert_level: level }, on_exit: { alert_level: level } });
+    const { intents } = run([...every(MINUTE, T0, T0 + 20 * MINUTE, IN), ...every(30 * SECOND, T0 + 20 * MINUTE, T0 + 22 * MINUTE)], zones);
+    expect(intents.map((i) => i.type)).toEqual(['zone_entry', 'dwell_threshold', 'dwell_threshold', 'zone_exit']);
+    expect(intents.flatMap((i) => eventProblems(i))).toEqual([]);
   });
 });
 
