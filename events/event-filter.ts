@@ -76,7 +76,7 @@ function read(query: EventListQuery, now: Date): { filter: EventFilter; problems
 }
 
 /** `gate,perimeter` -> ['gate', 'perimeter']; an unknown value is a problem naming the valid ones. */
-function listOf<T extends string>(name: string, raw: string, valid: readonly T[], problems: FilterProblem[]): T[] {
+export function listOf<T extends string>(name: string, raw: string, valid: readonly T[], problems: FilterProblem[]): T[] {
   const values = raw.split(',').map((v) => v.trim());
   const unknown = values.filter((v) => !(valid as readonly string[]).includes(v));
   if (unknown.length > 0) {

@@ -93,7 +93,7 @@ function whereClauses(filter: EventFilter, zone: ZoneMatch | undefined, operator
  * A zone filter's value as names and ids: itself as either, plus the threat zone it names or identifies.
  * So a zone's id finds events that only name it, and its name finds events from before a rename.
  */
-async function zoneMatch(pool: Pool, zone: string): Promise<ZoneMatch> {
+export async function zoneMatch(pool: Pool, zone: string): Promise<ZoneMatch> {
   const { rows } = await pool.query<{ name: string; id: string }>('SELECT name, id FROM zones WHERE id = $1 OR lower(name) = lower($1)', [zone]);
   return { names: [...new Set([zone, ...rows.map((r) => r.name)].map((n) => n.toLowerCase()))], ids: [...new Set([zone, ...rows.map((r) => r.id)])] };
 }

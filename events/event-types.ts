@@ -73,9 +73,14 @@ export const EVENT_TYPES = {
   drone_lost_link: { category: 'drone', severity: 'high' },
   mission_aborted: { category: 'drone', severity: 'medium' },
 
-  /** The incident's severity: the highest of the events it groups. */
+  // Our incidents (incidents/, README "Incidents"): each incident_* event has its incident's severity,
+  // the highest of the events it groups, so whoever filters by severity follows the incident's whole life.
   incident_created: { category: 'system', severity: 'varies' },
-  incident_resolved: { category: 'system', severity: 'low' },
+  /** Beyond the spec: an operator took the incident (its escalation stops). */
+  incident_acknowledged: { category: 'system', severity: 'varies' },
+  /** Beyond the spec: nobody acknowledged it within its severity's timeout; one escalation step up. */
+  incident_escalated: { category: 'system', severity: 'varies' },
+  incident_resolved: { category: 'system', severity: 'varies' },
   /** The component's new status: down high, degraded medium, back to healthy low. */
   system_health_change: { category: 'system', severity: 'varies' },
 

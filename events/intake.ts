@@ -13,7 +13,9 @@ import { storeEvents } from './store.ts';
 
 /** The categories of the modules outside the service (spec "What the service does"); the others the service finds itself. */
 const INTAKE_CATEGORIES: readonly EventCategory[] = ['perimeter', 'drone', 'system'];
-export const INTAKE_TYPES = (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => INTAKE_CATEGORIES.includes(EVENT_TYPES[t].category));
+/** System types the service raises itself about its incidents (incidents/): a posted one would describe an incident that is not there. */
+const SERVICE_SYSTEM_TYPES: readonly EventType[] = ['incident_created', 'incident_acknowledged', 'incident_escalated', 'incident_resolved'];
+export const INTAKE_TYPES = (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => INTAKE_CATEGORIES.includes(EVENT_TYPES[t].category) && !SERVICE_SYSTEM_TYPES.includes(t));
 
 /** A client clock this far ahead is believed; further is a wrong clock (as ingest's future_timestamp). */
 const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
@@ -40,7 +42,7 @@ export function intakeProblems(body: unknown, now: Date): IntakeProblem[] {
     return [{ path: '/type', message: `unknown event type ${JSON.stringify(b.type)}; POST /v1/events takes ${INTAKE_TYPES.join(', ')}` }, ...problems];
   }
   const rule = EVENT_TYPES[b.type as EventType];
-  if (!INTAKE_CATEGORIES.includes(rule.category)) {
+  if (!INTAKE_TYPES.includes(b.type as EventType)) {
     const message = `${b.type} events (category ${rule.category}) are raised by the service itself; POST /v1/events takes the ${INTAKE_CATEGORIES.join(', ')} types: ${INTAKE_TYPES.join(', ')}`;
     return [{ path: '/type', message }, ...problems];
   }

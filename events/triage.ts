@@ -13,12 +13,15 @@ export interface TriageFields {
   incident_id: string | null;
 }
 
-/** Who made a change: the credential (API key id or OAuth access-token id) and whom it stands for. */
+/**
+ * Who made a change: the credential (API key id or OAuth access-token id) and whom it stands for; or the
+ * service itself (`system`: grouping attaching an event to its incident, credentialId `system`).
+ */
 export interface Operator {
   credentialId: string;
-  /** The API key's name, or the operator's username. */
+  /** The API key's name, or the operator's username; for the service, the part that changed it. */
   principal: string;
-  kind: 'api_key' | 'oauth';
+  kind: 'api_key' | 'oauth' | 'system';
 }
 
 /** The fields after a change: those in the patch replace the current ones. */
@@ -40,33 +43,36 @@ export interface EventChange {
 
 /** Applies a patch; undefined when no such event is stored. The caller wakes the relay after a change. */
 export async function changeEvent(pool: Pool, id: string, patch: EventPatch, by: Operator): Promise<EventChange | undefined> {
-  return inTransaction(pool, async (client) => {
-    // Changes of one event are made one at a time, so each history row's `before` is the previous `after`.
-    const locked = await client.query<{ source_module: string }>('SELECT source_module FROM security_events WHERE id = $1 FOR NO KEY UPDATE', [id]);
-    const sourceModule = locked.rows[0]?.source_module;
-    if (sourceModule === undefined) return undefined;
-    const { rows } = await client.query<TriageFields & { revision: number }>(
-      'SELECT requires_action, assigned_to, incident_id, revision FROM security_events_current WHERE id = $1',
-      [id],
-    );
-    const { revision: current, ...before } = rows[0] as TriageFields & { revision: number };
-    const after = applyPatch(before, patch);
-    if (isDeepStrictEqual(before, after)) return { event: (await readEvent(client, id)) as SecurityEvent, revision: current, changed: false };
-    const revision = current + 1;
-    await client.query(
-      `INSERT INTO event_triage (event_id, requires_action, assigned_to, incident_id, updated_at, updated_by, revision)
-       VALUES ($1, $2, $3, $4, now(), $5, $6)
-       ON CONFLICT (event_id) DO UPDATE SET requires_action = EXCLUDED.requires_action, assigned_to = EXCLUDED.assigned_to,
-         incident_id = EXCLUDED.incident_id, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by, revision = EXCLUDED.revision`,
-      [id, after.requires_action, after.assigned_to, after.incident_id, by.credentialId, revision],
-    );
-    await client.query(
-      `INSERT INTO event_changes (event_id, revision, credential_id, principal, auth_kind, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, revision, by.credentialId, by.principal, by.kind, before, after],
-    );
-    await queueUpdate(client, id, sourceModule);
-    return { event: (await readEvent(client, id)) as SecurityEvent, revision, changed: true };
-  });
+  return inTransaction(pool, (client) => changeEventIn(client, id, patch, by));
+}
+
+/** changeEvent in the caller's transaction (incidents/ attaches events with their incident this way). */
+export async function changeEventIn(client: PoolClient, id: string, patch: EventPatch, by: Operator): Promise<EventChange | undefined> {
+  // Changes of one event are made one at a time, so each history row's `before` is the previous `after`.
+  const locked = await client.query<{ source_module: string }>('SELECT source_module FROM security_events WHERE id = $1 FOR NO KEY UPDATE', [id]);
+  const sourceModule = locked.rows[0]?.source_module;
+  if (sourceModule === undefined) return undefined;
+  const { rows } = await client.query<TriageFields & { revision: number }>(
+    'SELECT requires_action, assigned_to, incident_id, revision FROM security_events_current WHERE id = $1',
+    [id],
+  );
+  const { revision: current, ...before } = rows[0] as TriageFields & { revision: number };
+  const after = applyPatch(before, patch);
+  if (isDeepStrictEqual(before, after)) return { event: (await readEvent(client, id)) as SecurityEvent, revision: current, changed: false };
+  const revision = current + 1;
+  await client.query(
+    `INSERT INTO event_triage (event_id, requires_action, assigned_to, incident_id, updated_at, updated_by, revision)
+     VALUES ($1, $2, $3, $4, now(), $5, $6)
+     ON CONFLICT (event_id) DO UPDATE SET requires_action = EXCLUDED.requires_action, assigned_to = EXCLUDED.assigned_to,
+       incident_id = EXCLUDED.incident_id, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by, revision = EXCLUDED.revision`,
+    [id, after.requires_action, after.assigned_to, after.incident_id, by.credentialId, revision],
+  );
+  await client.query(
+    `INSERT INTO event_changes (event_id, revision, credential_id, principal, auth_kind, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [id, revision, by.credentialId, by.principal, by.kind, before, after],
+  );
+  await queueUpdate(client, id, sourceModule);
+  return { event: (await readEvent(client, id)) as SecurityEvent, revision, changed: true };
 }
 
 /**

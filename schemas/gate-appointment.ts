@@ -25,6 +25,9 @@ const appointmentItemSchema = {
     weight_declared_kg: { type: 'number', minimum: 0, maximum: GATE_LIMITS.maxWeightKg, description: 'verified gross mass declared by the shipper (SOLAS VGM)' },
     window_start: { type: 'string', format: 'date-time', description: 'start of the booked time slot' },
     window_end: { type: 'string', format: 'date-time', description: 'end of the booked time slot' },
+    // Optional vessel link (issue 23): a gate event on this container joins the incident of that vessel.
+    vessel_mmsi: { type: 'integer', minimum: 1, maximum: 999999999, description: 'MMSI of the ship the container is booked on' },
+    vessel_imo: { type: 'integer', minimum: 1000000, maximum: 9999999, description: 'IMO number of the ship the container is booked on (7 digits, valid check digit)' },
   },
 } as const;
 /** The gate.appointments topic's value. */

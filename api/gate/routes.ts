@@ -1,6 +1,7 @@
 // Gate endpoints: truck appointments from the terminal operating system (ingest-style: validated,
 // produced to gate.appointments, answered once Kafka acknowledged), and the gate transactions of the
 // spec (list, detail, override). The rules live in processors/gate/; these routes read and answer.
+import { appointmentProblems } from '../../ingest/gate/appointments.ts';
 import { produce } from '../../ingest/items/produce.ts';
 import { ingestRuntime } from '../../ingest/runtime.ts';
 import { overrideTransaction } from '../../processors/gate/override.ts';
@@ -33,6 +34,7 @@ export const gateRoutes: RouteDef[] = [
       '202 once Kafka acknowledged them; the gate processor reads them into its store within moments.',
     body: gateAppointmentBodySchema,
     bodyLimit: APPOINTMENTS_BODY_LIMIT,
+    check: ({ body }) => appointmentProblems(body).map((p) => ({ location: 'body' as const, ...p })),
     responses: { 202: { description: 'Every appointment was acknowledged by Kafka', schema: dataOf(gateAppointmentAnswerSchema) } },
     handler: async ({ ctx, body, res }) => {
       const rt = ingestRuntime(ctx);

@@ -52,6 +52,11 @@ const gate = (title: string, description: string, metadata: Record<string, unkno
   title, description, metadata, requiresAction, device: LANE, location: {},
 });
 const vessel = `${VESSEL.vessel_name} (MMSI ${VESSEL.mmsi})`;
+/** incident_* events: incidents/incident-events.ts, for an incident opened by a zone_entry. */
+const INCIDENT = { incident_id: 'inc_00000000000000000000000000000000', key: `vessel:${VESSEL.mmsi}`, reason: `vessel MMSI ${VESSEL.mmsi} (metadata.mmsi)`, event_count: 2 };
+const incident = (severity: EventSeverity, title: string, description: string, metadata: Record<string, unknown>, requiresAction: boolean): Sample => ({
+  severity, title, description, metadata: { ...INCIDENT, ...metadata }, requiresAction, device: INCIDENT.incident_id, location: IN_ZONE,
+});
 const JUMP = { distance_nm: 12.4, interval_seconds: 60, implied_speed_knots: 744, unexplained_nm: 12.3, trigger: 'implied_speed', tier_knots: 100 };
 
 const SAMPLES: Record<EventType, (ago: Ago) => Sample> = {
@@ -136,10 +141,14 @@ const SAMPLES: Record<EventType, (ago: Ago) => Sample> = {
   mission_aborted: () => ({ device: DRONE.drone_id, title: 'Drone mission msn_test aborted', description: 'Wind above limit', location: AT,
     metadata: { ...DRONE, reason: 'weather' }, requiresAction: true }),
 
-  incident_created: () => ({ severity: 'high', device: 'incidents', title: 'Incident inc_test opened', description: 'Groups 2 events in Test zone', location: IN_ZONE,
-    metadata: { incident_id: 'inc_test', event_count: 2 }, requiresAction: true }),
-  incident_resolved: () => ({ device: 'incidents', title: 'Incident inc_test resolved', description: 'Closed by operator-test', location: IN_ZONE,
-    metadata: { incident_id: 'inc_test', resolved_by: 'operator-test' }, requiresAction: false }),
+  incident_created: () => incident('high', 'Incident opened: PSS TEST VESSEL entered restricted zone Test zone', `Grouped by vessel MMSI ${VESSEL.mmsi} (metadata.mmsi).`,
+    { status: 'open', escalation_step: 0, opening_event_id: 'evt_00000000000000000000000000000000', mmsi: VESSEL.mmsi, zone: ZONE.zone_name, gate_id: null, container_id: null, plate: null }, true),
+  incident_acknowledged: () => incident('high', 'Incident acknowledged by operator-test: PSS TEST VESSEL entered restricted zone Test zone', 'Escalation stopped at step 1.',
+    { status: 'acknowledged', escalation_step: 1, acknowledged_by: 'operator-test' }, false),
+  incident_escalated: (ago) => incident('high', 'Incident not acknowledged, escalated to step 1: PSS TEST VESSEL entered restricted zone Test zone',
+    `Open since ${ago(10)}; nobody acknowledged it within the high acknowledgement timeout.`, { status: 'open', escalation_step: 1, next_escalation_at: ago(-10) }, true),
+  incident_resolved: () => incident('high', 'Incident resolved: PSS TEST VESSEL entered restricted zone Test zone', 'Resolved by operator-test: vessel escorted out',
+    { status: 'resolved', escalation_step: 1, resolved_by: 'operator-test', resolution_reason: 'vessel escorted out', merged_into: null }, false),
   // The shape of the admin's alert about a failing webhook (alerts.ts), the one a webhook owner gets.
   system_health_change: () => ({ severity: 'high', device: 'wh_test', title: 'Webhook "Test webhook" is failing: a delivery failed all 8 attempts',
     description: 'Delivery dlv_test, attempt 8.', location: {},

@@ -44,12 +44,22 @@ function event(p: EventParts): SecurityEvent {
   };
 }
 
+/**
+ * The ship the booking says the container goes on, when it says (issue 23): incidents group the gate
+ * event with that vessel's maritime events (incidents/grouping.ts). Absent otherwise.
+ */
+function vesselLink(tx: NewTransaction): Record<string, unknown> {
+  const booking = tx.appointment;
+  if (booking?.vessel_mmsi === undefined && booking?.vessel_imo === undefined) return {};
+  return { appointment_id: booking.appointment_id, vessel_mmsi: booking.vessel_mmsi ?? null, vessel_imo: booking.vessel_imo ?? null };
+}
+
 export function transactionEvents(tx: NewTransaction): SecurityEvent[] {
   const { reading, risk, verdict } = tx;
   const device = `${tx.gate}/${tx.lane}`;
   const plate = reading.vehicle?.plate ?? null;
   const container = reading.container?.id ?? null;
-  const base = { transaction_id: tx.id, reading_id: tx.readingId, gate: tx.gate, lane: tx.lane, container_id: container, vehicle_plate: plate };
+  const base = { transaction_id: tx.id, reading_id: tx.readingId, gate: tx.gate, lane: tx.lane, container_id: container, vehicle_plate: plate, ...vesselLink(tx) };
   const common = { cause: tx.id, timestamp: tx.createdAt, device };
   const who = `${container ?? 'no container'} on ${plate ?? 'unread plate'}`;
   const events: SecurityEvent[] = [

@@ -13,10 +13,11 @@ describe('intakeProblems', () => {
     expect(INTAKE_TYPES).toEqual([
       'motion_detected', 'perimeter_breach', 'fence_tamper', 'camera_offline',
       'mission_launched', 'mission_completed', 'evidence_captured', 'drone_low_battery', 'drone_lost_link', 'mission_aborted',
-      'incident_created', 'incident_resolved', 'system_health_change',
+      'system_health_change',
     ]);
     expect(intakeProblems(body(), NOW)).toEqual([]);
     expect(intakeProblems(body({ type: 'seal_violation' }), NOW)).toEqual([{ path: '/type', message: expect.stringMatching(/^seal_violation events \(category gate\) are raised by the service itself/) }]);
+    expect(intakeProblems(body({ type: 'incident_escalated', severity: 'high' }), NOW)).toEqual([{ path: '/type', message: expect.stringMatching(/^incident_escalated events \(category system\) are raised by the service itself/) }]);
     expect(intakeProblems(body({ type: 'constructor' }), NOW)).toEqual([{ path: '/type', message: expect.stringMatching(/^unknown event type "constructor"/) }]);
   });
 
@@ -26,8 +27,8 @@ describe('intakeProblems', () => {
       { path: '/severity', message: 'fence_tamper events are high, not critical' },
     ]);
     expect(intakeProblems(body({ category: 'perimeter', severity: 'high' }), NOW)).toEqual([]);
-    expect(intakeProblems(body({ type: 'incident_created' }), NOW)).toEqual([{ path: '/severity', message: 'is required: incident_created events have no fixed severity' }]);
-    expect(intakeProblems(body({ type: 'incident_created', severity: 'critical' }), NOW)).toEqual([]);
+    expect(intakeProblems(body({ type: 'system_health_change' }), NOW)).toEqual([{ path: '/severity', message: 'is required: system_health_change events have no fixed severity' }]);
+    expect(intakeProblems(body({ type: 'system_health_change', severity: 'critical' }), NOW)).toEqual([]);
   });
 
   it('refuses a time more than 5 minutes ahead of the service clock', () => {

@@ -79,9 +79,13 @@ describe('event intake and operator changes', () => {
       { location: 'body', path: '/category', message: 'perimeter_breach events are in category perimeter, not drone' },
       { location: 'body', path: '/severity', message: 'perimeter_breach events are high, not low' },
     ]);
-    expect(detailsOf(await post({ type: 'incident_created', source_module: module, title: 'x', timestamp: '2099-01-01T00:00:00Z' }))).toEqual([
+    expect(detailsOf(await post({ type: 'system_health_change', source_module: module, title: 'x', timestamp: '2099-01-01T00:00:00Z' }))).toEqual([
       { location: 'body', path: '/timestamp', message: expect.stringContaining('in the future') },
-      { location: 'body', path: '/severity', message: 'is required: incident_created events have no fixed severity' },
+      { location: 'body', path: '/severity', message: 'is required: system_health_change events have no fixed severity' },
+    ]);
+    // Incidents are the service's own (incidents/): a posted incident_* event would describe one that is not there.
+    expect(detailsOf(await post({ type: 'incident_created', severity: 'high', source_module: module, title: 'x' }))).toEqual([
+      { location: 'body', path: '/type', message: expect.stringContaining('incident_created events (category system) are raised by the service itself') },
     ]);
     // The service finds maritime, gate and decision events itself.
     expect(detailsOf(await post({ ...breach(), type: 'zone_entry' }))).toEqual([

@@ -5,6 +5,9 @@ import { alertEvent } from '../../../../delivery/webhooks/alerts.ts';
 import { deliveryRequest } from '../../../../delivery/webhooks/delivery-request.ts';
 import { testEvent } from '../../../../delivery/webhooks/test-events.ts';
 import { EVENT_TYPES, eventProblems, type EventType } from '../../../../events/event-types.ts';
+import { groupingOf } from '../../../../incidents/grouping.ts';
+import { incidentAcknowledged, incidentCreated, incidentEscalated, incidentResolved } from '../../../../incidents/incident-events.ts';
+import * as incidentState from '../../../../incidents/incident-state.ts';
 import { findingsOf } from '../../../../ingest/gate/readings.ts';
 import { DEFAULT_APPOINTMENT_POLICY } from '../../../../processors/gate/appointment-policy.ts';
 import { DEFAULT_THRESHOLDS } from '../../../../processors/gate/decision.ts';
@@ -62,6 +65,13 @@ function realEvents(): Finding[] {
   const change = updateRisk(vessel, [{ type: 'ais_gap', metadata: {} } as never, { type: 'position_jump', metadata: {} } as never], T0);
   if (change) found.push(change);
   found.push(alertEvent({ webhookId: 'wh_1', webhookName: 'n', deliveryId: 'dlv_1', attempt: 8, kind: 'failing', at: T0 }));
+  // Incidents (incidents/incident-events.ts): one opened by a zone entry, then acknowledged, escalated, resolved.
+  const entry = { ...(found.find((e) => e.type === 'zone_entry') as SecurityEvent), id: 'evt_00000000000000000000000000000001' };
+  const now = new Date(T0);
+  const opened = incidentState.openIncident(groupingOf(entry), entry, { high: 10 }, now);
+  const escalated = incidentState.escalate(opened, { high: 10 }, 3, new Date(T0 + 600_000))!.incident;
+  const acked = incidentState.acknowledge(escalated, 'op', now);
+  found.push(incidentCreated(opened, now), incidentEscalated(escalated, now), incidentAcknowledged(acked, now), incidentResolved(incidentState.resolve(acked, 'op', 'r', now), now));
   return found;
 }
 
@@ -99,8 +109,8 @@ describe('webhook test sends', () => {
     const real = realEvents();
     const covered = new Set(real.map((e) => e.type));
     // The scenarios reach every type the service's own producers emit but the unused auto_approved, the
-    // rules needing several vessels or schedules, and the intake types (perimeter, drone, incidents).
-    expect([...covered].sort()).toEqual(expect.arrayContaining(['ais_gap', 'ais_gap_end', 'auto_rejected', 'damage_detected', 'dwell_escalation', 'dwell_threshold', 'gate_locked', 'gate_override', 'gate_transaction_created', 'heading_mismatch', 'identity_conflict', 'manual_review', 'ocr_mismatch', 'position_jump', 'risk_score_change', 'seal_violation', 'speed_anomaly', 'speed_anomaly_end', 'system_health_change', 'zone_approach', 'zone_entry', 'zone_exit']));
+    // rules needing several vessels or schedules, and the intake types (perimeter, drone).
+    expect([...covered].sort()).toEqual(expect.arrayContaining(['ais_gap', 'ais_gap_end', 'auto_rejected', 'damage_detected', 'dwell_escalation', 'dwell_threshold', 'gate_locked', 'gate_override', 'gate_transaction_created', 'heading_mismatch', 'identity_conflict', 'incident_acknowledged', 'incident_created', 'incident_escalated', 'incident_resolved', 'manual_review', 'ocr_mismatch', 'position_jump', 'risk_score_change', 'seal_violation', 'speed_anomaly', 'speed_anomaly_end', 'system_health_change', 'zone_approach', 'zone_entry', 'zone_exit']));
     for (const event of real) {
       const sample = testEvent(event.type as EventType, NOW);
       expect(Object.keys(sample.location).sort(), event.type).toEqual(Object.keys(event.location).sort());
