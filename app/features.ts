@@ -3,6 +3,7 @@
 import { oauthRouter } from '../api/auth/oauth-server.ts';
 import { authRoutes } from '../api/auth/routes.ts';
 import { eventRoutes } from '../api/events/routes.ts';
+import { incidentRoutes } from '../api/incidents/routes.ts';
 import { gateRoutes } from '../api/gate/routes.ts';
 import { ingestRoutes } from '../api/ingest/routes.ts';
 import { vesselRoutes } from '../api/maritime/vessel-routes.ts';
@@ -63,9 +64,14 @@ export const gateFeature: Feature = {
       await processor.stop(deadline);
       await commands.stop(deadline);
     } };
+  },
+};
 
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
+
+/** Incidents (README "Incidents"): list, read, operator changes and merge over REST; grouping is called by the response loop. */
+export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRoutes };
 
 /** System configuration (README "System configuration"): alert-level defaults, parties, gates, incident windows; read by the response loop. */
 export const systemFeature: Feature = { name: 'system', routes: systemConfigRoutes };
@@ -127,4 +133,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, systemFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, streamFeature(), webhooksFeature()];

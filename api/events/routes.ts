@@ -37,7 +37,8 @@ function idempotencyKey(req: Request): string | undefined {
   return key;
 }
 
-function operatorOf(principal: Principal): Operator {
+/** The author of an operator change, as event_changes and incident_changes keep it. */
+export function operatorOf(principal: Principal): Operator {
   return { credentialId: principal.credentialId, principal: principal.subject, kind: principal.kind === 'oauth' ? 'oauth' : 'api_key' };
 }
 

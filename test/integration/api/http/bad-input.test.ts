@@ -3,7 +3,10 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature } from '../../../../app/features.ts';
+import { readEvent } from '../../../../events/queries.ts';
+import { attachEvent } from '../../../../incidents/store.ts';
+import { inTransaction } from '../../../../platform/postgres.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../../../../schemas/system-config.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
@@ -38,6 +41,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /v1/maritime/rules': { speed_rules: [{ zone: 'Bad input berth', max_speed_knots: 5, alert_level: 'low' }], alert_rules: [{ zone: 'Bad input berth', ...ALERT_RULES }] },
   'POST /v1/events': { type: 'fence_tamper', source_module: 'perimeter.bad-input', title: 'Fence sensor triggered', location: { zone: 'North fence' } },
   'PATCH /v1/events/{event_id}': { assigned_to: 'duty.officer', incident_id: 'inc_1' },
+  'PATCH /v1/incidents/{incident_id}': { assigned_to: 'duty.officer', note: 'Checked the fence', status: 'resolved', resolution_reason: 'Fox in the fence' },
+  'POST /v1/incidents/{incident_id}/merge': { into: 'inc_00000000000000000000000000000000' },
   'POST /v1/webhooks': { name: 'bad input hook', url: 'https://hooks.example.com/in', events: ['zone_entry'], secret: 'whsec_bad_input_0123456789abc' },
   'PUT /v1/webhooks/{webhook_id}': { name: 'bad input hook 2', url: 'https://hooks.example.com/in2' },
   'POST /v1/webhooks/{webhook_id}/replay': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', status: 'failed', dry_run: true },
@@ -78,7 +83,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, webhooksFeature(), gateFeature, vesselsFeature, systemFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, incidentsFeature, webhooksFeature(), gateFeature, vesselsFeature, systemFeature]);
     admin = (await svc.key(['admin'])).key;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
@@ -88,6 +93,12 @@ describe('bad input on every operation of the OpenAPI document', () => {
     const event = await call(`${svc.url}/v1/events`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/events'] });
     expect(event.status).toBe(201);
     pathValues.event_id = event.json.data.id;
+    // Two incidents (the event's, and another's that a merge could go into).
+    const incidentOf = async (id: string) => inTransaction(svc.context.pool, async (client) =>
+      (await attachEvent(client, (await readEvent(client, id))!, { groupWindowMinutes: 60, reopenWindowMinutes: 30 }, new Date()))!.incident.id);
+    pathValues.incident_id = await incidentOf(event.json.data.id);
+    const other = await call(`${svc.url}/v1/events`, admin, { method: 'POST', json: { ...(VALID_BODIES['POST /v1/events'] as object), location: { zone: 'South fence' } } });
+    VALID_BODIES['POST /v1/incidents/{incident_id}/merge'] = { into: await incidentOf(other.json.data.id) };
     const hook = await call(`${svc.url}/v1/webhooks`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/webhooks'] });
     expect(hook.status).toBe(201);
     pathValues.webhook_id = hook.json.data.id;
@@ -96,7 +107,10 @@ describe('bad input on every operation of the OpenAPI document', () => {
   afterAll(async () => {
     if (pathValues.zone_id) await call(`${svc.url}/v1/maritime/zones/${pathValues.zone_id}`, admin, { method: 'DELETE' });
     await svc?.context.pool.query(`DELETE FROM webhooks WHERE url LIKE 'https://hooks.example.com/%'`);
-    await svc?.context.pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.bad-input'`);
+    const incidents = (await svc?.context.pool.query<{ incident_id: string }>(`SELECT DISTINCT i.incident_id FROM incident_events AS i JOIN security_events AS e ON e.id = i.event_id WHERE source_module = 'perimeter.bad-input'`))?.rows.map((r) => r.incident_id) ?? [];
+    await svc?.context.pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.bad-input' OR (source_module = 'incidents' AND body->>'source_device' = ANY($1::text[]))`, [incidents]);
+    await svc?.context.pool.query('DELETE FROM incident_changes WHERE incident_id = ANY($1::text[])', [incidents]);
+    await svc?.context.pool.query('DELETE FROM incidents WHERE id = ANY($1::text[])', [incidents]);
     await svc?.stop();
     await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
   });
