@@ -17,6 +17,7 @@ import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/we
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
 import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
+import { startResponse } from '../response/role.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
 import { startGateCommandSender } from '../processors/gate/command-sender.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
@@ -72,6 +73,13 @@ export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api
 
 /** Incidents (README "Incidents"): list, read, operator changes and merge over REST; grouping is called by the response loop. */
 export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRoutes };
+
+/**
+ * The response loop (README "Responding to alerts"): on every processors instance, a consumer group on
+ * security.events that groups events into incidents and plans their actions, the executor of the action
+ * log, and the acknowledgement-timeout sweep.
+ */
+export const responseFeature: Feature = { name: 'response', processors: startResponse };
 
 /** System configuration (README "System configuration"): alert-level defaults, parties, gates, incident windows; read by the response loop. */
 export const systemFeature: Feature = { name: 'system', routes: systemConfigRoutes };
@@ -133,4 +141,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, streamFeature(), webhooksFeature()];

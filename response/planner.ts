@@ -34,8 +34,8 @@ export interface IncidentContext {
 
 export type ActionKind = 'notify' | 'escalate' | 'lock_gate' | 'dispatch_drone' | 'close_incident';
 
-/** Why an action exists: the rule that asked for it, the level's default behaviour, or the dwell ladder. */
-export type ActionSource = 'rule' | 'level' | 'ladder';
+/** Why an action exists: the rule that asked for it, the level's default behaviour, the dwell ladder, or an unacknowledged incident. */
+export type ActionSource = 'rule' | 'level' | 'ladder' | 'ack_timeout';
 
 export interface PlannedAction {
   /** sha256 of `${event_id}:${kind}:${target}`, hex: the same cause always plans the same id. */

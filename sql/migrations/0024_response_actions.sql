@@ -28,5 +28,13 @@ CREATE INDEX response_actions_due_idx ON response_actions (next_attempt_at) WHER
 CREATE INDEX response_actions_event_idx ON response_actions (event_id);
 CREATE INDEX response_actions_incident_idx ON response_actions (incident_id) WHERE incident_id IS NOT NULL;
 
+-- When the response loop first ran on this site: events appended to security.events before it are not
+-- responded to (a first deployment does not act on the whole history of the topic).
+CREATE TABLE response_loop (
+  singleton        boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  first_started_at timestamptz NOT NULL DEFAULT now()
+);
+
 -- Down Migration
+DROP TABLE response_loop;
 DROP TABLE response_actions;

@@ -1,0 +1,18 @@
+// close_incident: resolves the incident the event joined, with the rule as the reason; incident_resolved
+// is stored with the change (incidents/store.ts), so it goes out at once.
+import { changeIncident } from '../../incidents/store.ts';
+import { inTransaction } from '../../platform/postgres.ts';
+import { completeAction } from '../action-log.ts';
+import type { ActionHandler } from '../executor.ts';
+import { RESPONSE_OPERATOR, type ExecutorContext } from './context.ts';
+
+export function closeIncidentExecutor(ctx: ExecutorContext): ActionHandler {
+  return async (action) => {
+    const kept = await inTransaction(ctx.pool, async (client) => {
+      const update = await changeIncident(client, action.target, { status: 'resolved', resolution_reason: `closed by ${action.reason} on event ${action.eventId}` }, RESPONSE_OPERATOR, ctx.now());
+      return completeAction(client, action, { incident_id: action.target, changed: update.changed, events: update.events.map((e) => e.id) });
+    });
+    ctx.relay.wake();
+    return kept;
+  };
+}

@@ -1,0 +1,50 @@
+// escalate (escalate_to, the dwell ladder, the level's escalation, an unacknowledged incident): an
+// incident_escalated event naming the party, stored through the one event store (so the stream and
+// matching webhooks see it), and signed deliveries of it to each of the party's webhooks.
+import { enqueueDeliveries } from '../../delivery/webhooks/queue.ts';
+import { eventId } from '../../events/event-id.ts';
+import { readEvent } from '../../events/queries.ts';
+import { storeEvents } from '../../events/store.ts';
+import { inTransaction } from '../../platform/postgres.ts';
+import type { SecurityEvent } from '../../schemas/event.ts';
+import { completeAction, type ClaimedAction } from '../action-log.ts';
+import type { ActionHandler } from '../executor.ts';
+import { RESPONSE_MODULE, severityOfLevel, type ExecutorContext } from './context.ts';
+
+export function escalationEvent(action: ClaimedAction, cause: SecurityEvent, party: { id: string; name: string; operator_groups: readonly string[] }, at: Date): SecurityEvent {
+  return {
+    id: eventId(`incident_escalated:action:${action.id}`),
+    type: 'incident_escalated',
+    timestamp: at.toISOString(),
+    category: 'system',
+    severity: severityOfLevel(action.level),
+    source_module: RESPONSE_MODULE,
+    source_device: party.id,
+    title: `Escalated to ${party.name}: ${cause.title}`,
+    description: `${cause.description} (escalated by ${action.reason})`,
+    location: cause.location,
+    metadata: { party: party.id, party_name: party.name, operator_groups: [...party.operator_groups], cause_event_id: cause.id, action_id: action.id, reason: action.reason, incident_id: action.incidentId },
+    requires_action: true,
+    assigned_to: '',
+    incident_id: action.incidentId,
+  };
+}
+
+export function escalateExecutor(ctx: ExecutorContext): ActionHandler {
+  return async (action) => {
+    const party = ctx.config().parties.find((p) => p.id === action.target);
+    if (party === undefined) throw new Error(`party ${action.target} is not in the system configuration`);
+    const kept = await inTransaction(ctx.pool, async (client) => {
+      // An unacknowledged incident's escalation event was stored by the sweep that escalated it.
+      const given = action.params.escalation_event_id;
+      const cause = await readEvent(client, given ?? action.eventId);
+      if (cause === undefined) throw new Error(`event ${given ?? action.eventId} is not stored`);
+      const escalation = given === undefined ? escalationEvent(action, cause, party, ctx.now()) : cause;
+      if (given === undefined) await storeEvents(client, [escalation]);
+      const deliveries = await enqueueDeliveries(client, party.webhook_ids.map((webhookId) => ({ webhookId, event: escalation })), ctx.now().getTime());
+      return completeAction(client, action, { party: party.id, event_id: escalation.id, webhook_ids: party.webhook_ids, deliveries, operator_groups: party.operator_groups });
+    });
+    ctx.relay.wake();
+    return kept;
+  };
+}
