@@ -1,12 +1,14 @@
-// AIS decode throughput on one core: every real-nmea-*.txt log in the shared data folder (read here
-// only; the repo's unit tests use test/fixtures), looped through createAisDecoder. Lines are split
+// AIS decode throughput on one core: every real-nmea-*.txt log of test/fixtures/ais (or PSS_AIS_DATA_DIR),
+// looped through createAisDecoder. Lines are split
 // before timing, so the figure is parse + checksum + reassembly + decode + result objects.
 // Run: node --import tsx bench/ais-decode.ts [seconds]   (PSS_AIS_DATA_DIR overrides the folder)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAisDecoder, createLineSplitter } from '../ingest/ais/index.ts';
 
-const DATA_DIR = process.env.PSS_AIS_DATA_DIR ?? join(import.meta.dirname, '../../shared/data/ais');
+// The repository's own real recordings (test/fixtures/ais, with their licences); PSS_AIS_DATA_DIR names a
+// larger folder of real-nmea-*.txt logs (the figures before 2026-11-26 used 23 logs, 138,866 sentences).
+const DATA_DIR = process.env.PSS_AIS_DATA_DIR ?? join(import.meta.dirname, '../test/fixtures/ais');
 const SECONDS = Number(process.argv[2] ?? 5);
 
 interface Feed {

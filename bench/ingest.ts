@@ -20,8 +20,11 @@ import { registry } from '../platform/metrics.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { profilePhase } from './support/phase-profile.ts';
 
-const DATA_DIR = process.env.PSS_AIS_DATA_DIR ?? join(import.meta.dirname, '../../shared/data/ais');
-const LOOPS = Number(process.argv[2] ?? 4);
+// The repository's own real recordings (test/fixtures/ais, with their licences); PSS_AIS_DATA_DIR names a
+// larger folder of real-nmea-*.txt logs (the figures before 2026-11-26 used 23 logs, 138,866 sentences).
+const DATA_DIR = process.env.PSS_AIS_DATA_DIR ?? join(import.meta.dirname, '../test/fixtures/ais');
+// 60 loops of the fixtures' 8,912 sentences: about the 555,000 sentences that 4 loops of the larger corpus sent.
+const LOOPS = Number(process.argv[2] ?? 60);
 
 const files = readdirSync(DATA_DIR).filter((f) => /^real-nmea-.*\.txt$/.test(f)).sort();
 if (files.length === 0) throw new Error(`no real-nmea-*.txt files in ${DATA_DIR}`);
