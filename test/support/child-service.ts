@@ -9,7 +9,7 @@ const PSS = fileURLToPath(new URL('../../bin/pss.js', import.meta.url));
 
 export interface ChildService {
   process: ChildProcess;
-  /** Base URL of its HTTP server (a free port). */
+  /** Base URL of its HTTP server (a free port); '' without the api role. */
   url: string;
   /** Every line it wrote to stdout so far (its log). */
   logs(): string[];
@@ -18,7 +18,7 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `pss start --roles <roles>` on the test stack of `config` and waits for its "service started" log line. */
+/** Starts `pss start --roles <roles>` on the test stack of `config` and waits for its "service started" log line (with or without the api role). */
 export async function startChildService(config: Config, roles: string, env: Record<string, string> = {}): Promise<ChildService> {
   const child = spawn(process.execPath, [PSS, 'start', '--roles', roles], {
     env: {
@@ -43,9 +43,9 @@ export async function startChildService(config: Config, roles: string, env: Reco
       lines.push(line);
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'service started' && entry.url) {
+        if ((entry.msg === 'service started' && entry.url) || entry.msg === 'service started (no api role)') {
           clearTimeout(timer);
-          resolve(entry.url);
+          resolve(entry.url ?? '');
         }
       } catch {
         // Not a log line.
