@@ -45,7 +45,7 @@ export interface IncidentDetail extends Incident {
   events: SecurityEvent[];
   events_total: number;
   timeline: IncidentChange[];
-  /** The response loop's records; empty until its action log exists (issue 23, Part D). */
+  /** Empty here: the API fills them from the response loop's action log (api/incidents/routes.ts), which incidents/ does not read. */
   actions: object[];
   notifications: object[];
   escalations: object[];

@@ -2,6 +2,7 @@
 // claimed by executors with FOR UPDATE SKIP LOCKED and a lease (as the webhook queue), finished once.
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from '../platform/postgres.ts';
+import type { ResponseAction } from '../schemas/incident.ts';
 import type { ActionKind, PlannedAction } from './planner.ts';
 
 /** How long a claim holds an action: an executor that crashed gives it back after this. */
@@ -108,23 +109,8 @@ export async function failAction(pool: Pool, action: ClaimedAction, error: strin
   return delay === undefined ? 'given_up' : 'retry';
 }
 
-export interface ActionView {
-  id: string;
-  kind: ActionKind;
-  target: string;
-  event_id: string;
-  incident_id: string | null;
-  level: string;
-  source: string;
-  reason: string;
-  params: Record<string, string>;
-  status: string;
-  attempts: number;
-  result: Record<string, unknown> | null;
-  last_error: string | null;
-  created_at: string;
-  done_at: string | null;
-}
+/** An action as the log holds it; its shape is the incident detail's (schemas/incident.ts). */
+export type ActionView = ResponseAction;
 
 const ACTION_COLUMNS = `id, kind, target, event_id, incident_id, level, source, reason, params, status, attempts, result,
   CASE WHEN last_error LIKE 'claim:%' THEN NULL ELSE last_error END AS last_error,

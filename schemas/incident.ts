@@ -83,6 +83,73 @@ export const incidentChangeSchema = {
 } as const;
 export type IncidentChange = FromSchema<typeof incidentChangeSchema>;
 
+/** The response loop's action kinds, sources and states (response/planner.ts, response/action-log.ts; README "Responding to alerts"). */
+export const RESPONSE_ACTION_KINDS = ['notify', 'escalate', 'lock_gate', 'dispatch_drone', 'close_incident'] as const;
+export const RESPONSE_ACTION_SOURCES = ['rule', 'level', 'ladder', 'ack_timeout'] as const;
+export const RESPONSE_ACTION_STATUSES = ['pending', 'done', 'muted', 'failed', 'given_up', 'waiting_fleet'] as const;
+const actionStatus = { type: 'string', enum: RESPONSE_ACTION_STATUSES, description: 'pending -> done; muted (an open critical incident inhibits it: recorded, not delivered); waiting_fleet (a drone mission); failed -> retried, given_up after the last retry.' } as const;
+
+/** One action of the response loop's log, as GET /v1/incidents/{id} shows it. */
+export const responseActionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'kind', 'target', 'event_id', 'incident_id', 'level', 'source', 'reason', 'params', 'status', 'attempts', 'result', 'last_error', 'created_at', 'done_at'],
+  properties: {
+    id: { type: 'string', description: 'SHA-256 of event_id:kind:target (hex): the same cause always plans the same id.' },
+    kind: { type: 'string', enum: RESPONSE_ACTION_KINDS },
+    target: { type: 'string', description: 'notify: the channel; escalate: the party; lock_gate: the gate; dispatch_drone: the mission kind; close_incident: the incident.' },
+    event_id: { type: 'string', description: 'The event it answers (an unacknowledged incident\'s escalation answers its incident_escalated event).' },
+    incident_id: nullableText,
+    level: { type: 'string', description: 'The alert level it was planned at.' },
+    source: { type: 'string', enum: RESPONSE_ACTION_SOURCES },
+    reason: { type: 'string', description: 'zone:<name>:<trigger>, level:<level>, ladder:<action> or ack_timeout:step <n>.' },
+    params: { type: 'object', additionalProperties: { type: 'string' }, description: 'notify: assign_to; dispatch_drone: priority; escalate (ack timeout): escalation_event_id.' },
+    status: actionStatus,
+    attempts: { type: 'integer', minimum: 0 },
+    result: { type: ['object', 'null'], description: 'What the executor did (a command id, an event id, webhook ids, ...); null until done.' },
+    last_error: nullableText,
+    created_at: time,
+    done_at: nullableTime,
+  },
+} as const;
+export type ResponseAction = FromSchema<typeof responseActionSchema>;
+
+/** A notify action, as an operator reads it: which channel, for which event, whose it is, done or not. */
+export const incidentNotificationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['action_id', 'event_id', 'channel', 'status', 'assigned_to', 'webhook_ids', 'at'],
+  properties: {
+    action_id: { type: 'string' },
+    event_id: { type: 'string' },
+    channel: { type: 'string', description: 'dashboard, push or audio_alarm (README "Responding to alerts").' },
+    status: actionStatus,
+    assigned_to: { ...nullableText, description: 'The operator the event was assigned to by the rule\'s notify_operator, if any.' },
+    webhook_ids: { type: 'array', items: { type: 'string' }, description: 'push: the webhooks the event was queued for delivery to; empty for the other channels.' },
+    at: { ...time, description: 'When it was done (or muted); while pending, when it was planned.' },
+  },
+} as const;
+export type IncidentNotification = FromSchema<typeof incidentNotificationSchema>;
+
+/** An escalate action: the party, why, and where the escalation went. */
+export const incidentEscalationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['action_id', 'event_id', 'party', 'source', 'reason', 'status', 'escalation_event_id', 'webhook_ids', 'at'],
+  properties: {
+    action_id: { type: 'string' },
+    event_id: { type: 'string', description: 'The event it answers.' },
+    party: { type: 'string', description: 'A party id of the system configuration.' },
+    source: { type: 'string', enum: RESPONSE_ACTION_SOURCES, description: 'rule (escalate_to), level (the level\'s escalation), ladder (dwell ladder), ack_timeout (nobody acknowledged).' },
+    reason: { type: 'string' },
+    status: actionStatus,
+    escalation_event_id: { ...nullableText, description: 'The incident_escalated event delivered to the party; null until done.' },
+    webhook_ids: { type: 'array', items: { type: 'string' }, description: 'The party\'s webhooks the escalation was queued for delivery to (signed; their outcome in GET /v1/webhooks/{id}/deliveries); empty until done.' },
+    at: { ...time, description: 'When it was done (or muted); while pending, when it was planned.' },
+  },
+} as const;
+export type IncidentEscalation = FromSchema<typeof incidentEscalationSchema>;
+
 /** GET /v1/incidents/{id}: the incident, its events and timeline; the response loop's records beside them. */
 export const incidentDetailSchema = {
   type: 'object',
@@ -92,9 +159,9 @@ export const incidentDetailSchema = {
     events: { type: 'array', items: securityEventSchema, description: 'The events grouped in it as operators see them, oldest first, at most 200 (GET /v1/events?incident_id= pages through all, with its own incident_* events, which carry its id too).' },
     events_total: { type: 'integer', minimum: 0 },
     timeline: { type: 'array', items: incidentChangeSchema, description: 'Every change, oldest first.' },
-    actions: { type: 'array', items: { type: 'object' }, description: 'The response loop\'s actions for it (empty until the action log is built).' },
-    notifications: { type: 'array', items: { type: 'object' }, description: 'Notifications sent for it (empty until the action log is built).' },
-    escalations: { type: 'array', items: { type: 'object' }, description: 'Escalation deliveries to parties (empty until the action log is built).' },
+    actions: { type: 'array', items: responseActionSchema, description: 'Every action the response loop planned with this incident\'s id, oldest first (those of an incident merged into it stay with that one).' },
+    notifications: { type: 'array', items: incidentNotificationSchema, description: 'Its notify actions, oldest first.' },
+    escalations: { type: 'array', items: incidentEscalationSchema, description: 'Its escalate actions, oldest first.' },
   },
 } as const;
 

@@ -1,11 +1,15 @@
 // Incident endpoints (issue 23, item 5; README "Incidents"): the list with its filters, one incident with
 // its events and timeline, the operators' changes and merging. The rules live in incidents/; these routes
-// read the request and answer. Scopes: events:read and events:write, as for the events they group.
+// read the request and answer. Scopes: events:read and events:write, as for the events they group. The
+// detail's actions, notifications and escalations come from the response loop's action log, composed here
+// (incidents/ sits below response/ and does not read it).
 import { incidentFilter, incidentFilterProblems } from '../../incidents/incident-filter.ts';
 import { listIncidents, readIncidentDetail } from '../../incidents/queries.ts';
 import { changeIncident, merge } from '../../incidents/store.ts';
 import { AppError } from '../../platform/errors.ts';
 import { inTransaction } from '../../platform/postgres.ts';
+import { listActions } from '../../response/action-log.ts';
+import { incidentResponseRecords } from '../../response/incident-records.ts';
 import { dataOf, listOf } from '../../schemas/common.ts';
 import { incidentDetailSchema, incidentListQuerySchema, incidentMergeSchema, incidentPatchSchema, incidentSchema } from '../../schemas/incident.ts';
 import { operatorOf } from '../events/routes.ts';
@@ -47,15 +51,15 @@ export const incidentRoutes: RouteDef[] = [
     method: 'get',
     path: '/incidents/:incident_id',
     scopes: ['events:read'],
-    summary: 'Read an incident with its events and timeline',
-    description: 'actions, notifications and escalations are empty until the response loop\'s action log is built.',
+    summary: 'Read an incident with its events, timeline and response',
+    description: 'actions: every action the response loop planned for it; notifications and escalations: its notify and escalate actions as operators read them (README "Responding to alerts").',
     tag: 'Incidents',
     params: incidentIdParams,
     responses: { 200: { description: 'The incident', schema: dataOf(incidentDetailSchema) } },
     handler: async ({ ctx, params, res }) => {
       const incident = await readIncidentDetail(ctx.pool, params.incident_id);
       if (!incident) throw new AppError('not_found', `Incident ${params.incident_id} does not exist`);
-      sendData(res, 200, incident);
+      sendData(res, 200, { ...incident, ...incidentResponseRecords(await listActions(ctx.pool, { incidentId: incident.id })) });
     },
   }),
   defineRoute({

@@ -1,17 +1,25 @@
 // Issue 23, item 5: the incidents API on the real service: the list with each filter and its pages (errors as
 // GET /v1/events), one incident with its events and timeline, the operators' changes (audited, 409 where the
-// state forbids them) and merging; scopes events:read / events:write.
+// state forbids them) and merging; scopes events:read / events:write. The detail carries the incident's
+// response actions, notifications and escalations from the action log, in the shape its schema documents.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, eventsFeature, incidentsFeature } from '../../../../app/features.ts';
 import { eventId } from '../../../../events/event-id.ts';
 import { storeEvents } from '../../../../events/store.ts';
 import { attachEvent } from '../../../../incidents/store.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
+import { recordActions } from '../../../../response/action-log.ts';
+import { actionId, type PlannedAction } from '../../../../response/planner.ts';
 import type { EventSeverity, SecurityEvent } from '../../../../schemas/event.ts';
-import type { Incident } from '../../../../schemas/incident.ts';
+import { incidentDetailSchema, type Incident } from '../../../../schemas/incident.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
 
 const DAY = 86_400_000;
+// ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const formats = addFormatsPlugin as unknown as FormatsPlugin & { default?: FormatsPlugin };
 
 describe('the incidents API', () => {
   const tag = Math.random().toString(36).slice(2, 8);
@@ -101,7 +109,7 @@ describe('the incidents API', () => {
     ]));
   });
 
-  it('reads one incident with its events, timeline and the (still empty) response records; 404 for an unknown one', async () => {
+  it('reads one incident with its events, timeline and (none planned) empty response records; 404 for an unknown one', async () => {
     const res = await get(`/incidents/${incidents[0]!.id}`);
     expect(res.status).toBe(200);
     const detail = res.json.data;
@@ -109,6 +117,52 @@ describe('the incidents API', () => {
     expect(detail.events.map((e: SecurityEvent) => e.incident_id)).toEqual([incidents[0]!.id, incidents[0]!.id]);
     expect(detail.timeline.map((c: { action: string; by_kind: string }) => [c.action, c.by_kind])).toEqual([['opened', 'system'], ['event_attached', 'system']]);
     expectErrorBody(await get('/incidents/inc_00000000000000000000000000000000'), 404, 'not_found');
+  });
+
+  it('shows the response loop\'s actions of an incident, its notifications and its escalations, as the detail schema says', async () => {
+    const incident = incidents[2]!;
+    const cause = incident.opening_event_id;
+    const action = (kind: PlannedAction['kind'], target: string, source: PlannedAction['source'], extra: Partial<PlannedAction> = {}): PlannedAction => ({
+      id: actionId(cause, kind, target), kind, target, event_id: cause, incident_id: incident.id, level: 'high', source, reason: source === 'rule' ? `zone:Quay ${tag}:on_entry` : 'level:high', params: {}, muted: false, ...extra,
+    });
+    const planned = [
+      action('notify', 'dashboard', 'rule', { params: { assign_to: 'op-3' } }),
+      action('notify', 'push', 'level'),
+      action('notify', 'audio_alarm', 'level', { muted: true }),
+      action('escalate', 'supervisor', 'level'),
+      action('escalate', 'port_authority', 'ack_timeout', { params: { escalation_event_id: `evt_esc_${tag}` }, reason: 'ack_timeout:step 1' }),
+      action('lock_gate', `G${tag}`, 'rule'),
+    ];
+    // Another incident's action is not this one's.
+    const elsewhere = { ...action('notify', 'push', 'level'), id: actionId(incidents[3]!.opening_event_id, 'notify', 'push'), event_id: incidents[3]!.opening_event_id, incident_id: incidents[3]!.id };
+    await inTransaction(svc.context.pool, (client) => recordActions(client, [...planned, elsewhere]));
+    // As the executors leave them (response/executors/notify.ts, escalate.ts): done with their result.
+    const done = (a: PlannedAction, result: object) => svc.context.pool.query(`UPDATE response_actions SET status = 'done', attempts = 1, result = $2, done_at = now() WHERE id = $1`, [a.id, JSON.stringify(result)]);
+    await done(planned[1]!, { channel: 'push', webhook_ids: [`wh_push_${tag}`], deliveries: 1 });
+    await done(planned[3]!, { party: 'supervisor', event_id: `evt_escalated_${tag}`, webhook_ids: [`wh_a_${tag}`, `wh_b_${tag}`], deliveries: 2, operator_groups: ['supervisors'] });
+
+    const res = await get(`/incidents/${incident.id}`);
+    expect(res.status).toBe(200);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (formats.default ?? formats)(ajv);
+    const valid = ajv.compile(incidentDetailSchema);
+    expect(valid(res.json.data), JSON.stringify(valid.errors)).toBe(true);
+    const detail = res.json.data;
+    expect(detail.actions.map((a: { id: string }) => a.id).sort()).toEqual(planned.map((a) => a.id).sort());
+    expect(detail.actions.find((a: { kind: string }) => a.kind === 'lock_gate')).toMatchObject({ target: `G${tag}`, status: 'pending', source: 'rule', incident_id: incident.id, result: null, done_at: null });
+    const byChannel = Object.fromEntries(detail.notifications.map((n: { channel: string }) => [n.channel, n]));
+    expect(Object.keys(byChannel).sort()).toEqual(['audio_alarm', 'dashboard', 'push']);
+    expect(byChannel.dashboard).toMatchObject({ action_id: planned[0]!.id, event_id: cause, status: 'pending', assigned_to: 'op-3', webhook_ids: [] });
+    expect(byChannel.push).toMatchObject({ status: 'done', assigned_to: null, webhook_ids: [`wh_push_${tag}`] });
+    expect(byChannel.audio_alarm).toMatchObject({ status: 'muted', assigned_to: null });
+    expect(detail.escalations.map((e: { party: string }) => e.party).sort()).toEqual(['port_authority', 'supervisor']);
+    expect(detail.escalations.find((e: { party: string }) => e.party === 'supervisor')).toMatchObject({
+      action_id: planned[3]!.id, event_id: cause, source: 'level', reason: 'level:high', status: 'done', escalation_event_id: `evt_escalated_${tag}`, webhook_ids: [`wh_a_${tag}`, `wh_b_${tag}`],
+    });
+    expect(detail.escalations.find((e: { party: string }) => e.party === 'port_authority')).toMatchObject({ source: 'ack_timeout', status: 'pending', escalation_event_id: `evt_esc_${tag}`, webhook_ids: [] });
+    const other = (await get(`/incidents/${incidents[3]!.id}`)).json.data;
+    expect(other.actions.map((a: { id: string }) => a.id)).toEqual([elsewhere.id]);
+    expect(other.escalations).toEqual([]);
   });
 
   it('acknowledges, assigns, notes and resolves, audited with the caller; 422, 409 and 403 where due', async () => {
