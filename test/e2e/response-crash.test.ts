@@ -12,10 +12,11 @@ import { FEATURES } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { KafkaProducer, type InRecord } from '../../platform/kafka/index.ts';
 import type { GateCommand } from '../../schemas/gate-transaction.ts';
-import { DEFAULT_SYSTEM_CONFIG, type SystemConfig } from '../../schemas/system-config.ts';
+import { DEFAULT_SYSTEM_CONFIG } from '../../schemas/system-config.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { valueOf } from '../support/codec.ts';
 import { call } from '../support/service.ts';
+import { changeSystemConfig, type ChangedSystemConfig } from '../support/system-config.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique } from '../support/stack.ts';
 import { track } from '../support/tracks.ts';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -60,6 +61,9 @@ describe('the instance executing response actions killed with SIGKILL', () => {
   let child: ChildService | undefined;
   let receiver: Receiver;
   let admin: string;
+  let zoneId: string | undefined;
+  let system: ChangedSystemConfig | undefined;
+  const hooks: Record<string, string> = {};
   const url = (path: string) => `${api.url}/v1${path}`;
 
   /** Every action planned for the events of these vessels, as the action log holds it now. */
@@ -82,30 +86,38 @@ describe('the instance executing response actions killed with SIGKILL', () => {
     receiver = await startReceiver();
     api = await startService(config, ['api'], testLog, FEATURES);
     const { pool } = api.context;
-    admin = (await createApiKey(pool, config.environment, { name: 'response-crash', scopes: ['maritime:write', 'webhooks:write', 'system:write', 'events:read'] }, 'test')).key;
-    const hooks: Record<string, string> = {};
+    admin = (await createApiKey(pool, config.environment, { name: 'response-crash', scopes: ['maritime:write', 'webhooks:write', 'system:read', 'system:write', 'events:read'] }, 'test')).key;
     for (const path of ['supervisor', 'port_authority', 'push']) {
       const res = await call(url('/webhooks'), admin, { method: 'POST', json: { name: `${path} ${tag}`, url: receiver.url(`/${path}`), events: ['fence_tamper'], secret: 'whsec_response_crash_0123456789abcdef' } });
       expect(res.status, res.text).toBe(201);
       hooks[path] = res.json.data.id;
     }
-    const system: SystemConfig = {
-      ...DEFAULT_SYSTEM_CONFIG,
+    // On top of what other files stored (their zones may name their gates): defaults, our receivers and gates.
+    system = await changeSystemConfig(url(''), admin, (current) => ({
+      ...current,
       // No acknowledgement timeout at the critical level: the actions counted are the entries' own, none of a sweep's.
       alert_levels: { ...DEFAULT_SYSTEM_CONFIG.alert_levels, critical: { ...DEFAULT_SYSTEM_CONFIG.alert_levels.critical, ack_timeout_minutes: null } },
       channels: { push: { webhook_ids: [hooks.push!] } },
-      parties: DEFAULT_SYSTEM_CONFIG.parties.map((p) => ({ ...p, webhook_ids: hooks[p.id] === undefined ? [] : [hooks[p.id]!] })),
-      gates: [{ id: G1, name: 'Pier gate north' }, { id: G2, name: 'Pier gate south' }],
-    };
-    const put = await call(url('/system/config'), admin, { method: 'PUT', json: system });
-    expect(put.status, put.text).toBe(200);
+      parties: [
+        ...DEFAULT_SYSTEM_CONFIG.parties.map((p) => ({ ...p, webhook_ids: hooks[p.id] === undefined ? [] : [hooks[p.id]!] })),
+        ...current.parties.filter((p) => !DEFAULT_SYSTEM_CONFIG.parties.some((d) => d.id === p.id)),
+      ],
+      escalation_order: DEFAULT_SYSTEM_CONFIG.escalation_order,
+      gates: [...current.gates, { id: G1, name: 'Pier gate north' }, { id: G2, name: 'Pier gate south' }],
+      incidents: DEFAULT_SYSTEM_CONFIG.incidents,
+    }));
     const zone = await call(url('/maritime/zones'), admin, { method: 'POST', json: ZONE });
     expect(zone.status, zone.text).toBe(201);
-    const rules = await call(url(`/maritime/zones/${zone.json.data.id}/rules`), admin, { method: 'PUT', json: { alert_rules: ALERT_RULES } });
+    zoneId = zone.json.data.id;
+    const rules = await call(url(`/maritime/zones/${zoneId}/rules`), admin, { method: 'PUT', json: { alert_rules: ALERT_RULES } });
     expect(rules.status, rules.text).toBe(200);
   });
   afterAll(async () => {
     await child?.kill();
+    // Leave the shared database's configuration as found: the zone naming our gates first, then the document, then our receivers.
+    if (zoneId !== undefined) await call(url(`/maritime/zones/${zoneId}`), admin, { method: 'DELETE' });
+    await system?.restore();
+    for (const id of Object.values(hooks)) await call(url(`/webhooks/${id}`), admin, { method: 'DELETE' });
     await producer.close();
     await api?.stop();
     await receiver?.close();
