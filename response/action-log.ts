@@ -8,6 +8,9 @@ import type { ActionKind, PlannedAction } from './planner.ts';
 /** How long a claim holds an action: an executor that crashed gives it back after this. */
 export const ACTION_LEASE_MS = 30_000;
 
+/** Claim order under a backlog (0 first): what protects the port before who is told about it. */
+export const ACTION_PRIORITY: Readonly<Record<ActionKind, number>> = { lock_gate: 0, dispatch_drone: 1, escalate: 2, close_incident: 2, notify: 3 };
+
 /** Retry delays after a failed attempt, then given up (an operator sees it on the incident). */
 export const ACTION_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
 
@@ -21,13 +24,13 @@ export async function recordActions(client: PoolClient, actions: readonly Planne
   if (actions.length === 0) return 0;
   const rows = actions.map((a) => ({
     id: a.id, kind: a.kind, target: a.target, event_id: a.event_id, incident_id: a.incident_id, level: a.level, source: a.source, reason: a.reason,
-    params: a.params, status: a.muted ? 'muted' : 'pending',
+    params: a.params, status: a.muted ? 'muted' : 'pending', priority: ACTION_PRIORITY[a.kind],
   }));
   const { rowCount } = await client.query(
-    `INSERT INTO response_actions (id, kind, target, event_id, incident_id, level, source, reason, params, status, done_at)
-     SELECT r.id, r.kind, r.target, r.event_id, r.incident_id, r.level, r.source, r.reason, r.params, r.status,
+    `INSERT INTO response_actions (id, kind, target, event_id, incident_id, level, source, reason, params, status, priority, done_at)
+     SELECT r.id, r.kind, r.target, r.event_id, r.incident_id, r.level, r.source, r.reason, r.params, r.status, r.priority,
             CASE WHEN r.status = 'muted' THEN now() END
-       FROM jsonb_to_recordset($1::jsonb) AS r(id text, kind text, target text, event_id text, incident_id text, level text, source text, reason text, params jsonb, status text)
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, kind text, target text, event_id text, incident_id text, level text, source text, reason text, params jsonb, status text, priority smallint)
      ON CONFLICT (id) DO NOTHING`,
     [JSON.stringify(rows)],
   );
@@ -66,14 +69,14 @@ interface ClaimRow {
   recorded_ms: string;
 }
 
-/** Claims up to `limit` due actions (pending or failed and due, not leased), oldest first. */
+/** Claims up to `limit` due actions (pending or failed and due, not leased): by ACTION_PRIORITY, then oldest first. */
 export async function claimDueActions(pool: Pool, limit: number, now = Date.now()): Promise<ClaimedAction[]> {
   const token = randomUUID();
   const { rows } = await pool.query<ClaimRow>(
     `UPDATE response_actions a SET lease_until = $2::timestamptz + make_interval(secs => $3::double precision / 1000), attempts = a.attempts + 1, last_error = $4
       WHERE a.id IN (SELECT id FROM response_actions
                       WHERE status IN ('pending', 'failed') AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
-                      ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+                      ORDER BY priority, next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
      RETURNING a.id, a.kind, a.target, a.event_id, a.incident_id, a.level, a.source, a.reason, a.params, a.attempts,
                (extract(epoch FROM a.created_at) * 1000)::bigint AS recorded_ms`,
     [limit, new Date(now), ACTION_LEASE_MS, `claim:${token}`],

@@ -22,6 +22,8 @@ export interface ExecutorOptions {
   handlers: Readonly<Record<ActionKind, ActionHandler>>;
   pollMs?: number;
   batch?: number;
+  /** Actions executed at once (each holds a pool connection while it runs). */
+  concurrency?: number;
 }
 
 export class ActionExecutor {
@@ -30,9 +32,11 @@ export class ActionExecutor {
   #pumping: Promise<void> | undefined;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
+  #inFlight = 0;
+  #settled: (() => void) | undefined;
 
   constructor(options: ExecutorOptions) {
-    this.#o = { pollMs: 500, batch: 100, ...options };
+    this.#o = { pollMs: 500, batch: 100, concurrency: 6, ...options };
   }
 
   start(): void {
@@ -72,15 +76,30 @@ export class ActionExecutor {
     this.#running = false;
     clearInterval(this.#timer);
     await this.#pumping;
+    // Actions in flight finish (their transactions commit or roll back) before the pool closes.
+    while (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#settled = resolve));
   }
 
+  /**
+   * Keeps up to `concurrency` actions in flight, claiming more as slots free up, so one slow action (a lock
+   * waiting on the outbox) never holds back the others; returns when nothing is due. A finishing action
+   * wakes the pump again, since more may have come due meanwhile.
+   */
   async #pump(): Promise<void> {
     try {
       while (this.#running) {
-        const claimed = await claimDueActions(this.#o.pool, this.#o.batch);
+        const room = Math.min(this.#o.batch, this.#o.concurrency - this.#inFlight);
+        if (room <= 0) return;
+        const claimed = await claimDueActions(this.#o.pool, room);
         if (claimed.length === 0) return;
-        // Actions of one batch are independent (each its own transaction); run them side by side.
-        await Promise.all(claimed.map((a) => this.#execute(a, Date.now())));
+        for (const action of claimed) {
+          this.#inFlight++;
+          void this.#execute(action, Date.now()).finally(() => {
+            this.#inFlight--;
+            this.#settled?.();
+            this.wake();
+          });
+        }
       }
     } catch (err) {
       this.#o.log.warn({ err }, 'response executor: claiming due actions failed; retrying at the next poll');

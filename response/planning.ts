@@ -2,11 +2,12 @@
 // (response/planner.ts) and its actions recorded, in one Postgres transaction per batch. A replay of the
 // topic, a crashed batch retried, or a second instance reading after a rebalance plans the same ids, so
 // nothing is recorded twice; the executor then runs what was recorded.
+import { groupingOf } from '../incidents/grouping.ts';
 import { attachEvent } from '../incidents/store.ts';
 import { isInhibited } from '../incidents/incident-state.ts';
 import { isIncidentEvent } from '../incidents/incident-events.ts';
 import type { InRecord } from '../platform/kafka/index.ts';
-import type { PoolClient } from '../platform/postgres.ts';
+import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import type { AlertRules } from '../schemas/maritime-rules.ts';
 import type { SystemConfig } from '../schemas/system-config.ts';
@@ -56,4 +57,28 @@ export async function planEvents(client: PoolClient, events: readonly SecurityEv
   }
   await recordActions(client, planned);
   return planned;
+}
+
+/**
+ * Splits a batch into `lanes` by the subject its events are grouped on (the key the event names itself,
+ * before the booking look-ups), each lane in event-time order. Lanes are planned side by side in their own
+ * transactions: one subject's events stay in one lane and in order, and attachEvent's lock on the final
+ * key keeps two lanes from opening one incident twice when a booking links their subjects.
+ */
+export function lanesOf(events: readonly SecurityEvent[], lanes: number): SecurityEvent[][] {
+  const out: SecurityEvent[][] = Array.from({ length: lanes }, () => []);
+  for (const event of events) {
+    const key = groupingOf(event).key;
+    let h = 0;
+    for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+    out[Math.abs(h) % lanes]?.push(event);
+  }
+  for (const lane of out) lane.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || (a.id < b.id ? -1 : 1));
+  return out.filter((lane) => lane.length > 0);
+}
+
+/** Plans a batch in `lanes` transactions side by side (lanesOf); resolves when all have committed. */
+export async function planInLanes(pool: Pool, events: readonly SecurityEvent[], snapshot: PlanningSnapshot, now: Date, lanes: number): Promise<number> {
+  const planned = await Promise.all(lanesOf(events, lanes).map((lane) => inTransaction(pool, (client) => planEvents(client, lane, snapshot, now))));
+  return planned.reduce((n, p) => n + p.length, 0);
 }
