@@ -10,6 +10,7 @@ import type { SecurityEvent } from '../../schemas/event.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique } from '../support/stack.ts';
 import { track } from '../support/tracks.ts';
 import { valueOf } from '../support/codec.ts';
+import { newEventRecords } from '../support/event-records.ts';
 
 // Issue 5: "killing the processor mid-dwell and starting it again continues the same timers and emits no
 // duplicate events". The processor runs as its own `pss start --roles processors` process and gets SIGKILL.
@@ -55,10 +56,11 @@ describe('a processor killed mid-dwell', () => {
 
   async function untilAllPublished(): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      // Only this vessel's events: other test files share the database and may leave entries of their own.
+      // Only this vessel's zone events as new events: other test files share the database and may leave
+      // entries of their own, and the response loop's updates and incident events are not what is checked.
       const { rows } = await pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM event_outbox AS o JOIN security_events AS e ON e.id = o.event_id
-          WHERE (e.body->'metadata'->>'mmsi')::int = $1`,
+          WHERE (e.body->'metadata'->>'mmsi')::int = $1 AND o.change = 'created' AND e.source_module = 'maritime.zones'`,
         [MMSI],
       );
       if (rows[0]?.n === 0) return;
@@ -73,8 +75,10 @@ describe('a processor killed mid-dwell', () => {
         topic: topics.aisPositions, key: String(p.mmsi), value: JSON.stringify(p),
       })),
     );
+  // The zone processor's events of this vessel, as new events: the child runs every feature, so its
+  // response loop republishes them with their incident_id (updates, not copies) and adds incident events.
   const mine = (records: InRecord[]) =>
-    records.map((r) => valueOf(r) as SecurityEvent).filter((e) => e.metadata.mmsi === MMSI);
+    newEventRecords(records).map((r) => valueOf(r) as SecurityEvent).filter((e) => e.metadata.mmsi === MMSI && e.source_module === 'maritime.zones');
 
   it('continues the same dwell timers after SIGKILL and puts every event on the topic exactly once', async () => {
     child = startProcessor();

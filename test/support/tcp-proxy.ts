@@ -17,7 +17,8 @@ export interface TcpProxy {
   /**
    * Arms one reset (as `reset(refuseMs)`): once a client sends `marker` (text of a statement) and the
    * server has answered it (ReadyForQuery), so that the client holds a connection in the middle of its
-   * work, perhaps inside a transaction. Resolves when the reset happened.
+   * work, perhaps inside a transaction. What that client sends after the answer never reaches the server.
+   * Resolves when the reset happened.
    */
   resetAfter(marker: string, refuseMs?: number): Promise<void>;
   /** Local ports of the proxy's open connections to the target: what the target sees as their client ports. */
@@ -91,6 +92,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       link.answering = undefined;
       if (trigger !== armed) return;
       trigger = undefined;
+      // Nothing more of this client reaches the server: its next statement, sent on reading the answer
+      // before the timer below fires (a loaded machine), would otherwise run and commit with its answer
+      // lost, and the reset would not fall between the two statements as promised.
+      link.frozen = true;
       // After the answer is on its way: the client goes on holding the connection when the reset comes.
       setTimeout(() => {
         reset(armed.refuseMs);
