@@ -8,7 +8,8 @@
 // Each stage is timed from the moment the sentence was written to the socket (pipeline-stages.ts).
 // Run: npm run bench pipeline. Knobs: PSS_BENCH_SECONDS (20 per step), PSS_BENCH_RATES (1000,10000),
 // PSS_BENCH_SEARCH_STEPS (5), PSS_BENCH_LAYOUTS (all,split), PSS_BENCH_VESSELS (10000),
-// PSS_BENCH_P99_GOAL_MS (250), PSS_BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof, for every service process).
+// PSS_BENCH_P99_GOAL_MS (250), PSS_BENCH_WARMUP_SECONDS (30, at 2,000/s), PSS_BENCH_SERVICE_NODE_ARGS (e.g.
+// --cpu-prof, for every service process).
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createApiKey } from '../api/auth/api-keys.ts';
@@ -27,7 +28,7 @@ import { STAGES, StepSamples, TRACED_TYPES, type StageFigures } from './support/
 import { storePortZones } from './support/port-zones.ts';
 import { RandomPort, TRAFFIC_AREA } from './support/random-port.ts';
 import { realisticRules, realisticRulesSummary } from './support/realistic-rules.ts';
-import { commandCpuSeconds, machineCpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process.ts';
+import { commandCpuBetween, commandCpuSeconds, machineCpuSeconds, startServiceProcess, type ServiceProcess } from './support/service-process.ts';
 import type { SignatureTally } from './support/signed-receiver.ts';
 
 const ZONES = 1_000;
@@ -37,7 +38,11 @@ const RATES = (process.env.PSS_BENCH_RATES ?? '1000,10000').split(',').map(Numbe
 const SEARCH_STEPS = Number(process.env.PSS_BENCH_SEARCH_STEPS ?? 5);
 const GOAL_MS = Number(process.env.PSS_BENCH_P99_GOAL_MS ?? 250);
 const DRAIN_TIMEOUT_MS = Number(process.env.PSS_BENCH_DRAIN_TIMEOUT_MS ?? 180_000);
-const WARMUP = { rate: 1_000, seconds: 10 };
+/**
+ * Before the first step: every vessel reports several times, so the burst of first sightings (each vessel
+ * found inside a zone or buffer) and the exits that confirm only after 60 s are behind the timed steps.
+ */
+const WARMUP = { rate: 2_000, seconds: Number(process.env.PSS_BENCH_WARMUP_SECONDS ?? 30) };
 /** The service processes of each layout, by their --roles. */
 const LAYOUTS: Record<string, string[]> = { all: ['ingest,processors,api'], split: ['processors', 'api,ingest'], roles: ['processors', 'ingest', 'api'] };
 const SELECTED = (process.env.PSS_BENCH_LAYOUTS ?? 'all,split').split(',');
@@ -52,17 +57,20 @@ interface StepReport {
   layout: string;
   rate: number;
   sentPerSecond: number;
+  /** Events of every type dated within the step, per second: the load on the relay, the stream and the webhook. */
+  eventsPerSecond: number;
+  eventTypes: Record<string, number>;
   stages: Record<string, StageFigures>;
   /** Every timed event that was stored reached the client and the receiver, and the pipeline drained in time. */
   complete: boolean;
   drainSeconds: number;
   loadAverage: number;
   /**
-   * Over the sending phase, in % of one core: each service process, the bench, Kafka and PostgreSQL (their
-   * processes also serve other work on a shared machine), and everything else; the machine's busy and
-   * stolen time in % of all its cores.
+   * Over the sending phase, in % of one core: each service process, the bench, Kafka and PostgreSQL (the
+   * backends of this benchmark's database / every postgres process; both servers also serve other work on
+   * a shared machine), and everything else; the machine's busy and stolen time in % of all its cores.
    */
-  cpu: { services: string; bench: number; kafka: number; postgres: number; other: number; machine: number; steal: number };
+  cpu: { services: string; bench: number; kafka: number; postgres: string; other: number; machine: number; steal: number };
   feedQueuedMaxKb: number;
 }
 
@@ -214,38 +222,52 @@ async function readStoredStages(rig: Rig, samples: StepSamples): Promise<void> {
   for (const r of queued.rows) samples.event('webhook queued', { id: r.id, type: r.type, timestamp: r.timestamp, metadata: { mmsi: r.mmsi } }, r.at_ms);
 }
 
+/** The server processes serving the benchmark's database (the service's pools and the bench's own). */
+async function databaseBackends(pool: pg.Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return rows.map((r) => r.pid);
+}
+
 async function step(rig: Rig, rate: number, seconds: number): Promise<StepReport> {
   const samples = new StepSamples(Date.now());
   rig.samples = samples;
   const loadAverage = Number(loadavg()[0]?.toFixed(1));
+  const backendsBefore = await databaseBackends(rig.pool);
   const cpuBefore = { services: rig.services.map((s) => s.cpuSeconds()), bench: process.cpuUsage(), machine: machineCpuSeconds(), stack: commandCpuSeconds(STACK) };
   const started = performance.now();
   const { sent, queuedMax } = await send(rig, samples, rate, seconds);
   const sendSeconds = (performance.now() - started) / 1000;
   const machine = machineCpuSeconds();
   const benchUsage = process.cpuUsage(cpuBefore.bench);
-  const stack = commandCpuSeconds(STACK);
+  const stackAfter = commandCpuSeconds(STACK);
+  const stack = commandCpuBetween(cpuBefore.stack, stackAfter);
+  const ourBackends = commandCpuBetween(cpuBefore.stack, stackAfter, new Set([...backendsBefore, ...(await databaseBackends(rig.pool))])).postgres ?? 0;
   const serviceSeconds = rig.services.map((s, i) => s.cpuSeconds() - (cpuBefore.services[i] as number));
   const perCore = (seconds: number) => Math.round((100 * seconds) / sendSeconds);
-  const kafka = (stack.java ?? 0) - (cpuBefore.stack.java ?? 0);
-  const postgres = (stack.postgres ?? 0) - (cpuBefore.stack.postgres ?? 0);
+  const kafka = stack.java ?? 0;
+  const postgres = stack.postgres ?? 0;
   const bench = (benchUsage.user + benchUsage.system) / 1e6;
   const other = machine.busy - cpuBefore.machine.busy - kafka - postgres - bench - serviceSeconds.reduce((a, b) => a + b, 0);
   const drainStart = performance.now();
   const drained = await drain(rig, samples);
   const drainSeconds = (performance.now() - drainStart) / 1000;
   await readStoredStages(rig, samples);
+  const { rows: byType } = await rig.pool.query<{ type: string; n: number }>(
+    'SELECT type, count(*)::int AS n FROM security_events WHERE occurred_at >= $1 AND occurred_at < $2 GROUP BY type ORDER BY n DESC',
+    [new Date(samples.startMs), new Date(samples.startMs + sendSeconds * 1000)],
+  );
+  const eventCount = byType.reduce((n, r) => n + r.n, 0);
   rig.samples = undefined;
   const stages = Object.fromEntries(STAGES.map((s) => [s, samples.figures(s)]));
   const stored = stages['event stored']?.count ?? 0;
   const machineTotal = machine.total - cpuBefore.machine.total;
   return {
-    layout: rig.layout, rate, sentPerSecond: Math.round(sent / sendSeconds), stages,
-    complete: drained && stored > 0 && STAGES.every((s) => s === 'ais.positions' || stages[s]?.count === stored),
+    layout: rig.layout, rate, sentPerSecond: Math.round(sent / sendSeconds), eventsPerSecond: Math.round(eventCount / sendSeconds), eventTypes: Object.fromEntries(byType.map((r) => [r.type, r.n])), stages,
+    complete: drained && stored > 0 && STAGES.every((s) => StepSamples.timesPositions(s) || stages[s]?.count === stored),
     drainSeconds: Number(drainSeconds.toFixed(1)), loadAverage,
     cpu: {
       services: rig.services.map((s, i) => `${s.roles} ${perCore(serviceSeconds[i] as number)}`).join(', '),
-      bench: perCore(bench), kafka: perCore(kafka), postgres: perCore(postgres), other: perCore(Math.max(0, other)),
+      bench: perCore(bench), kafka: perCore(kafka), postgres: `${perCore(ourBackends)}/${perCore(postgres)}`, other: perCore(Math.max(0, other)),
       machine: Math.round((100 * (machine.busy - cpuBefore.machine.busy)) / machineTotal),
       steal: Math.round((100 * (machine.steal - cpuBefore.machine.steal)) / machineTotal),
     },
@@ -284,11 +306,11 @@ async function runLayout(rig: Rig, onStep: (r: StepReport) => void): Promise<Ste
 const cell = (f: StageFigures | undefined) => (f && f.count > 0 ? `${f.p50} / ${f.p95} / **${f.p99}**` : '—');
 
 function table(reports: StepReport[]): string {
-  const head = `| Layout | Positions/s (sent) | Events timed (entries) | ${STAGES.map((s) => `→ ${s} p50 / p95 / p99 ms`).join(' | ')} | Complete | CPU, % of a core: service processes; bench; Kafka; Postgres; other | Machine busy % (steal) | Load avg |`;
-  const rule = `|${'---|'.repeat(STAGES.length + 7)}`;
+  const head = `| Layout | Positions/s (sent) | Events/s (all types) | Events timed (entries) | ${STAGES.map((s) => `→ ${s} p50 / p95 / p99 ms`).join(' | ')} | Complete | CPU, % of a core: service processes; bench; Kafka; Postgres (this database / all); other | Machine busy % (steal) | Load avg |`;
+  const rule = `|${'---|'.repeat(STAGES.length + 8)}`;
   const rows = reports.map((r) => {
     const stored = r.stages['event stored'];
-    return `| ${r.layout} | ${r.rate.toLocaleString('en')} (${r.sentPerSecond.toLocaleString('en')}) | ${stored?.count ?? 0} (${stored?.entries ?? 0}) | ${STAGES.map((s) => cell(r.stages[s])).join(' | ')} | ${r.complete ? 'yes' : `no (drained in ${r.drainSeconds} s)`} | ${r.cpu.services}; ${r.cpu.bench}; ${r.cpu.kafka}; ${r.cpu.postgres}; ${r.cpu.other} | ${r.cpu.machine} (${r.cpu.steal}) | ${r.loadAverage} |`;
+    return `| ${r.layout} | ${r.rate.toLocaleString('en')} (${r.sentPerSecond.toLocaleString('en')}) | ${r.eventsPerSecond} | ${stored?.count ?? 0} (${stored?.entries ?? 0}) | ${STAGES.map((s) => cell(r.stages[s])).join(' | ')} | ${r.complete ? 'yes' : `no (drained in ${r.drainSeconds} s)`} | ${r.cpu.services}; ${r.cpu.bench}; ${r.cpu.kafka}; ${r.cpu.postgres}; ${r.cpu.other} | ${r.cpu.machine} (${r.cpu.steal}) | ${r.loadAverage} |`;
   });
   return [head, rule, ...rows].join('\n');
 }

@@ -1,7 +1,8 @@
 // The outside observers of bench/pipeline.ts, each timing a stage as a client of the service sees it:
 // a reader of one partition of ais.positions (a sixth of the positions, chosen by MMSI hash), a consumer
 // group on security.events, a WebSocket stream client (the spec's protocol, no filters) and a registered
-// webhook's receiver. Each hands what it sees, with the moment it saw it, to the current step.
+// webhook's receiver. Each hands what it sees, with the moment it saw it, to the current step; the two
+// Kafka readers also hand on each record's timestamp, the moment its producer (ingest, the relay) sent it.
 import { WebSocket } from 'ws';
 import type { TopicCodec } from '../../platform/codec/index.ts';
 import { KafkaConsumer, KafkaPartitionReader, type KafkaOptions } from '../../platform/kafka/index.ts';
@@ -35,8 +36,12 @@ export async function startObservers(setup: ObserverSetup): Promise<Observers> {
   const positions = await samplePositions(setup);
   const events = new KafkaConsumer(setup.kafka, { groupId: `${setup.prefix}bench-events`, topics: [setup.topics.securityEvents], startAt: 'latest', lingerMs: 0 });
   await events.run(async (records) => {
+    const now = Date.now();
     const { values } = await setup.codec.decode('securityEvents', records);
-    for (const { value } of values) seen('security.events', value);
+    for (const { record, value } of values) {
+      setup.current()?.event('relay sent', value, record.timestamp);
+      setup.current()?.event('security.events', value, now);
+    }
   });
   const ws = await streamClient(setup.apiUrl, setup.apiKey, (e) => seen('WebSocket client', e));
   const receiver = await startSignedReceiver(setup.webhookSecret, setup.signatures, (body) => {
@@ -69,7 +74,7 @@ async function samplePositions(setup: ObserverSetup): Promise<{ stop(): Promise<
         next = r.offset + 1n;
         // The value is the codec's JSON (after a 5-byte header in schema-registry mode); only the time is needed.
         const at = r.value.indexOf(REPORTED_AT);
-        if (at >= 0) setup.current()?.position(Date.parse(r.value.toString('latin1', at + REPORTED_AT.length, at + REPORTED_AT.length + 24)), now);
+        if (at >= 0) setup.current()?.position(Date.parse(r.value.toString('latin1', at + REPORTED_AT.length, at + REPORTED_AT.length + 24)), r.timestamp, now);
       }
     }
   })();

@@ -79,9 +79,10 @@ export function machineCpuSeconds(): { busy: number; steal: number; total: numbe
   return { busy: (total - idle - iowait - steal) / TICKS_PER_SECOND, steal: steal / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
-/** CPU seconds used so far by the live processes of each command name (/proc/<pid>/stat), e.g. `java` (Kafka) and `postgres`. */
-export function commandCpuSeconds(commands: readonly string[]): Record<string, number> {
-  const totals: Record<string, number> = Object.fromEntries(commands.map((c) => [c, 0]));
+/** CPU seconds used so far by each live process of the given command names (/proc/<pid>/stat), e.g. `java` (Kafka) and `postgres`. */
+export function commandCpuSeconds(commands: readonly string[]): Map<number, { command: string; seconds: number }> {
+  const wanted = new Set(commands);
+  const out = new Map<number, { command: string; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -91,9 +92,24 @@ export function commandCpuSeconds(commands: readonly string[]): Record<string, n
       continue; // exited meanwhile
     }
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (totals[command] === undefined) continue;
+    if (!wanted.has(command)) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    totals[command] += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    out.set(Number(entry), { command, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND });
   }
-  return totals;
+  return out;
+}
+
+/**
+ * CPU seconds each command used between two `commandCpuSeconds` readings, summed over its processes
+ * (new ones from 0; the time of processes that exited in between is not seen, so this is a floor); with
+ * `onlyPids`, over those processes alone.
+ */
+export function commandCpuBetween(before: ReturnType<typeof commandCpuSeconds>, after: ReturnType<typeof commandCpuSeconds>, onlyPids?: ReadonlySet<number>): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [pid, { command, seconds }] of after) {
+    if (onlyPids && !onlyPids.has(pid)) continue;
+    const earlier = before.get(pid);
+    used[command] = (used[command] ?? 0) + seconds - (earlier?.command === command ? earlier.seconds : 0);
+  }
+  return used;
 }
