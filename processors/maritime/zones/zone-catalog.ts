@@ -33,6 +33,8 @@ export class ZoneCatalog {
   #listening: Promise<void> | undefined;
   #stopped = false;
   #refreshing: Promise<void> | undefined;
+  /** The reload that follows the one under way, for the changes notified during it. */
+  #again: Promise<void> | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -64,10 +66,24 @@ export class ZoneCatalog {
     this.#listener = undefined;
   }
 
-  /** Reloads when the zone table changed since the current snapshot. Concurrent calls share one reload. */
+  /**
+   * Reloads when the zone table changed since the current snapshot. A call during a reload gets one more
+   * after it, shared by every call meanwhile: the reload under way may have read the tables before the
+   * change it was called for committed (a zone's rules written just after the zone: their NOTIFY came
+   * while the zone's reload was reading), and would leave that change to the next poll.
+   */
   refresh(): Promise<void> {
-    this.#refreshing ??= this.#reload().finally(() => (this.#refreshing = undefined));
-    return this.#refreshing;
+    if (this.#refreshing === undefined) {
+      this.#refreshing = this.#reload().finally(() => (this.#refreshing = undefined));
+      return this.#refreshing;
+    }
+    this.#again ??= this.#refreshing
+      .catch(() => undefined)
+      .then(() => {
+        this.#again = undefined;
+        return this.#stopped ? undefined : this.refresh();
+      });
+    return this.#again;
   }
 
   async #reload(): Promise<void> {
