@@ -15,6 +15,7 @@ import type { SecurityEvent } from '../../schemas/event.ts';
 import { call } from '../support/service.ts';
 import { consumeUntil, testConfig, testKafka, testLog } from '../support/stack.ts';
 import { valueOf } from '../support/codec.ts';
+import { newEventRecords } from '../support/event-records.ts';
 
 const RECORDING = fileURLToPath(new URL('../fixtures/ais/real-nmea-dma-copenhagen-oresund.txt', import.meta.url));
 const SUFFIX = ' (zone workers test)';
@@ -57,7 +58,8 @@ describe('the zone processor in worker threads', () => {
     await producer.send(records);
 
     const names = DEMO_ZONES.map((z) => `${z.name}${SUFFIX}`);
-    const ofThisPort = (seen: InRecord[]) => seen.map((r) => valueOf(r) as SecurityEvent).filter((e) => names.includes(e.location.zone ?? ''));
+    // New events only: the response loop republishes each with its incident_id (an update, not a copy).
+    const ofThisPort = (seen: InRecord[]) => newEventRecords(seen).map((r) => valueOf(r) as SecurityEvent).filter((e) => names.includes(e.location.zone ?? ''));
     const entered = (events: SecurityEvent[], mmsi: number, zone: string) => events.some((e) => e.type === 'zone_entry' && e.metadata.mmsi === mmsi && e.location.zone === `${zone}${SUFFIX}`);
     const wanted: [number, string][] = [
       [219592000, 'Cruise terminal'],
