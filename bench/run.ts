@@ -13,7 +13,7 @@ const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipelin
  * path; they are recorded decisions, not figures to watch. analyst-queries
  * generates 10,000,000 positions first, which takes several minutes (README "Analysts"); vessel-directory
  * measured a decision (README vessel decision 8). pipeline (end to end, TCP feed to WebSocket client and
- * webhook, two layouts of the service's processes) steps through several rates per layout: about 10 minutes.
+ * webhook, two layouts of the service's processes) steps through several rates per layout: 7-11 minutes.
  */
 const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory', 'pipeline'];
 
