@@ -89,7 +89,8 @@ describe('the response loop end to end', () => {
   afterAll(async () => {
     await producer.close();
     if (zoneId) await call(url(`/maritime/zones/${zoneId}`), admin, { method: 'DELETE' });
-    await changed?.restore();
+    // The replay case restarted the service on another port.
+    await changed?.restore(`${service.url}/v1`);
     for (const id of hooks) await call(url(`/webhooks/${id}`), admin, { method: 'DELETE' });
     await service?.stop();
     await receiver?.close();

@@ -7,8 +7,11 @@ import { call } from './service.ts';
 export interface ChangedSystemConfig {
   /** The document now in force. */
   config: SystemConfig;
-  /** Puts the previous document back (after the test removed whatever of its own names its gates or parties). */
-  restore(): Promise<void>;
+  /**
+   * Puts the previous document back (after the test removed whatever of its own names its gates or
+   * parties), through `at` when the service was restarted on another address since.
+   */
+  restore(at?: string): Promise<void>;
 }
 
 /** PUT /v1/system/config with `change(current)`; `api` is the service's base URL up to /v1, `key` has system:read and system:write. */
@@ -21,8 +24,8 @@ export async function changeSystemConfig(api: string, key: string, change: (curr
   if (put.status !== 200) throw new Error(`PUT /v1/system/config answered ${put.status}: ${put.text}`);
   return {
     config,
-    restore: async () => {
-      const back = await call(`${api}/system/config`, key, { method: 'PUT', json: previous });
+    restore: async (at = api) => {
+      const back = await call(`${at}/system/config`, key, { method: 'PUT', json: previous });
       if (back.status !== 200) throw new Error(`putting the previous system configuration back answered ${back.status}: ${back.text}`);
     },
   };
