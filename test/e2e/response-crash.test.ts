@@ -213,7 +213,11 @@ describe('the instance executing response actions killed with SIGKILL', () => {
       expect(got.every((e) => e.type === 'incident_escalated' && e.metadata.party === party), party).toBe(true);
       expect(got.map((e) => e.metadata.cause_event_id).sort(), party).toEqual(entries);
     }
-    expect(at('/push').map((e) => e.id).sort()).toEqual(entries);
+    // The push channel takes every event of level medium and up the loop answers (another vessel's dwell or
+    // a shared-database neighbour's event may be among them): each delivered once, every entry among them.
+    const pushed = at('/push').map((e) => e.id);
+    expect(new Set(pushed).size).toBe(pushed.length);
+    expect(pushed.filter((id) => entries.includes(id)).sort()).toEqual(entries);
 
     // One incident per vessel, each holding its entry.
     for (const mmsi of ALL) {
