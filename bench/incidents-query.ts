@@ -23,7 +23,7 @@ import { KafkaAdmin } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { migrate } from '../platform/postgres.ts';
 import { topicSpecs } from '../platform/topics.ts';
-import { BENCH_ADMIN_URL, freshBenchDatabase } from './support/bench-database.ts';
+import { BENCH_ADMIN_URL, dropBenchDatabase, freshBenchDatabase } from './support/bench-database.ts';
 import { CORPUS } from './support/event-corpus.ts';
 import { measureListQuery, type ListQueryCase, type ListQueryResult } from './support/list-query.ts';
 
@@ -211,11 +211,8 @@ async function reusable(): Promise<string | undefined> {
   }
 }
 
-async function dropDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: BENCH_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DATABASE)} WITH (FORCE)`);
-  await admin.end();
+function dropDatabase(): Promise<void> {
+  return dropBenchDatabase(DATABASE);
 }
 
 await main();

@@ -31,7 +31,7 @@ import type { GateCommand } from '../schemas/gate-transaction.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../schemas/system-config.ts';
 import { ALERT_LEVELS, type AlertLevel } from '../schemas/zone.ts';
 import { benchContext } from './support/bench-context.ts';
-import { BENCH_ADMIN_URL } from './support/bench-database.ts';
+import { dropBenchDatabase } from './support/bench-database.ts';
 import { machineCpuSeconds } from './support/service-process.ts';
 
 const RATE = Number(process.env.PSS_BENCH_RESPONSE_RATE ?? 200);
@@ -214,11 +214,8 @@ async function planningBatches(pool: pg.Pool, published: Map<string, number>): P
   return { batches: rows.length, medianEvents: pct(sizes, 0.5), backlogged, msPerEvent: Number(fmt(events === 0 ? NaN : ms / events)) };
 }
 
-async function dropDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: BENCH_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DATABASE)} WITH (FORCE)`);
-  await admin.end();
+function dropDatabase(): Promise<void> {
+  return dropBenchDatabase(DATABASE);
 }
 
 await main();
