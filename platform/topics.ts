@@ -7,6 +7,7 @@ import { securityEventSchema, type SecurityEvent } from '../schemas/event.ts';
 import { gateReadingRecordSchema, type GateReadingRecord } from '../schemas/gate-reading.ts';
 import { gateAppointmentSchema, type GateAppointment } from '../schemas/gate-appointment.ts';
 import { gateCommandSchema, type GateCommand } from '../schemas/gate-transaction.ts';
+import { droneCommandSchema, type DroneCommand } from '../schemas/drone.ts';
 
 /**
  * A topic's values: JSON described by a JSON Schema (registered in schema-registry mode), or text exactly
@@ -90,6 +91,30 @@ export const TOPICS = {
     description: 'Commands to gate lane controllers (open, hold, lock) for automated decisions, overrides and response actions, from the command outbox; controllers execute each command_id once.',
     value: { schema: gateCommandSchema },
   },
+  droneCommands: {
+    name: 'drone.commands',
+    key: 'drone_id',
+    partitions: 3,
+    config: { 'retention.ms': String(7 * DAY_MS) },
+    description: 'Commands to the drone fleet adapter (launch, update_target, abort, return_home) from the drone command outbox, in order per drone; the adapter executes each command_id once (docs/drones.md).',
+    value: { schema: droneCommandSchema },
+  },
+  droneTelemetry: {
+    name: 'drone.telemetry',
+    key: 'drone_id',
+    partitions: 3,
+    config: { 'retention.ms': String(2 * DAY_MS) },
+    description: 'Drone telemetry from the fleet adapter (position, altitude, battery, mode, link), unvalidated JSON; the drones role validates each record (bad ones to the dead-letter topic).',
+    value: { text: 'utf8' },
+  },
+  droneReports: {
+    name: 'drone.reports',
+    key: 'drone_id',
+    partitions: 3,
+    config: { 'retention.ms': String(30 * DAY_MS) },
+    description: 'Command acknowledgements, mission progress and evidence records from the fleet adapter, unvalidated JSON; the drones role validates each record (bad ones to the dead-letter topic).',
+    value: { text: 'utf8' },
+  },
   securityEvents: {
     name: 'security.events',
     key: 'event id',
@@ -120,6 +145,9 @@ type TopicValues = {
   gateReadingsRaw: string;
   gateAppointments: GateAppointment;
   gateCommands: GateCommand;
+  droneCommands: DroneCommand;
+  droneTelemetry: string;
+  droneReports: string;
   securityEvents: SecurityEvent;
   deadLetter: DeadLetter;
 };

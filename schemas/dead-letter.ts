@@ -23,6 +23,8 @@ export const INGEST_REJECT_REASONS = [
   'record_too_large',
   /** A record Kafka refused for good for another reason about the record itself (INVALID_RECORD, INVALID_TIMESTAMP). */
   'record_refused',
+  /** A drone telemetry record or fleet report (drone.telemetry, drone.reports) that fails schemas/drone.ts. */
+  'drone_record_invalid',
 ] as const;
 
 /**
@@ -47,7 +49,7 @@ export const deadLetterSchema = {
   additionalProperties: false,
   required: ['feed', 'raw', 'source', 'reason', 'detail', 'at'],
   properties: {
-    feed: { type: 'string', enum: ['ais', 'gate'], description: 'Which feed the input belongs to' },
+    feed: { type: 'string', enum: ['ais', 'gate', 'drone'], description: 'Which feed the input belongs to' },
     raw: {
       type: 'array',
       minItems: 1,
