@@ -8,7 +8,7 @@ import { listen } from './http/server.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import type { Config, Role } from '../platform/config.ts';
 import type { RelaySignal, RunningRole, ServiceContext } from '../platform/context.ts';
-import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
+import { ConsumerLagSampler, KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
@@ -58,6 +58,10 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
       // Started first, so stopped last: it publishes what the other roles stored while they stopped.
       running.push({ name: 'event-relay', stop: () => relay.stop() });
     }
+    // Watches the groups the roles below start (here and in their workers): the lag in /metrics and each group's lag status.
+    const lag = new ConsumerLagSampler(kafka, { intervalMs: config.consumerLagSampleMs });
+    lag.start();
+    running.push({ name: 'consumer-lag', stop: () => lag.stop() });
     for (const role of ['processors', 'ingest'] as const) {
       if (!roles.includes(role)) continue;
       for (const feature of features) {

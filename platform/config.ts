@@ -203,6 +203,12 @@ export const PLATFORM_SETTINGS = {
     default: '15000',
     parse: int(0, 600_000),
   },
+  consumerLagSampleMs: {
+    env: 'PSS_CONSUMER_LAG_SAMPLE_MS',
+    description: "How often an instance reads the committed and end offsets of its consumer groups (/metrics pss_consumer_group_*; each group's lag status judges the last 5 readings, and a stall of 5 minutes is down: platform/kafka/lag-status.ts).",
+    default: '10000',
+    parse: int(100, 600_000),
+  },
   schemaRegistryUrl: {
     env: 'PSS_SCHEMA_REGISTRY_URL',
     description: 'Optional Confluent-compatible schema registry. When set, topics are written in the Confluent wire format.',

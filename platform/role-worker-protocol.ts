@@ -26,5 +26,5 @@ export type FromWorker =
   | { type: 'wake' }
   /** A log line of the worker, written by the main thread to its own logger's destination. */
   | { type: 'log'; line: string }
-  /** Every `reportEveryMs`, and once more at the stop: the worker's metrics and its stuck consumers. */
-  | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[] };
+  /** Every `reportEveryMs`, and once more at the stop: the worker's metrics, its stuck consumers and its consumer groups with their topics. */
+  | { type: 'report'; metrics: MetricObjectWithValues<MetricValue<string>>[]; stuck: string[]; groups: [string, string[]][] };

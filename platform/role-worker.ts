@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createCodec } from './codec/index.ts';
 import type { ServiceContext } from './context.ts';
-import { KafkaProducer, stuckConsumers } from './kafka/index.ts';
+import { KafkaProducer, consumerGroups, stuckConsumers } from './kafka/index.ts';
 import { createLogger } from './log.ts';
 import { workerSnapshot } from './metrics.ts';
 import { createPool } from './postgres.ts';
@@ -25,7 +25,7 @@ const kafka = { brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}
 const pool = createPool(config.databaseUrl, Math.min(WORKER_POOL_SIZE, config.databasePoolSize), log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
 const producer = new KafkaProducer(kafka);
 const topics = topicNames(config.topicPrefix);
-const report = async () => send({ type: 'report', metrics: await workerSnapshot(), stuck: stuckConsumers(kafka) });
+const report = async () => send({ type: 'report', metrics: await workerSnapshot(), stuck: stuckConsumers(kafka), groups: [...consumerGroups(kafka)] });
 
 try {
   const codec = await createCodec(config.schemaRegistryUrl, topics);

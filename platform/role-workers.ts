@@ -8,7 +8,7 @@
 // failing); meanwhile the group gives its partitions to the other members, and /readyz names it.
 import { Worker } from 'node:worker_threads';
 import type { RunningRole, ServiceContext } from './context.ts';
-import { addRemoteConsumers } from './kafka/index.ts';
+import { addRemoteConsumers, addRemoteGroups } from './kafka/index.ts';
 import { destinationOf } from './log.ts';
 import { setWorkerMetrics } from './metrics.ts';
 import type { FromWorker, RoleWorkerData, ToWorker } from './role-worker-protocol.ts';
@@ -48,7 +48,10 @@ class RoleWorker {
   /** Why the worker is not running as it should, for /readyz; undefined while it is. */
   #down: string | undefined;
   #stuck: string[] = [];
+  /** The worker's consumer groups, for the lag sampler; kept when it exits, as its group's lag still matters. */
+  #groups = new Map<string, string[]>();
   readonly #unregister: () => void;
+  readonly #unregisterGroups: () => void;
   readonly #log;
 
   constructor(
@@ -57,6 +60,7 @@ class RoleWorker {
   ) {
     this.#log = ctx.log.child({ worker: data.worker });
     this.#unregister = addRemoteConsumers(ctx.kafka, () => (this.#down === undefined ? this.#stuck : [`${this.data.worker}: ${this.#down}`, ...this.#stuck]));
+    this.#unregisterGroups = addRemoteGroups(ctx.kafka, () => this.#groups);
   }
 
   /** Resolves once the role runs in the worker; rejects with the reason it could not start. */
@@ -85,6 +89,7 @@ class RoleWorker {
           case 'report':
             setWorkerMetrics(this.data.worker, message.metrics);
             this.#stuck = message.stuck;
+            this.#groups = new Map(message.groups);
             break;
         }
       });
@@ -131,5 +136,6 @@ class RoleWorker {
       clearTimeout(late);
     }
     this.#unregister();
+    this.#unregisterGroups();
   }
 }

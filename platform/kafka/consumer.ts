@@ -132,6 +132,35 @@ export function addRemoteConsumers(kafka: KafkaOptions, report: () => string[]):
   return () => reports.delete(report);
 }
 
+/** Topics by consumer group: the groups that commit offsets, whose lag the sampler watches (lag-sampler.ts). */
+export type ConsumerGroups = ReadonlyMap<string, readonly string[]>;
+
+const groupsOf = new WeakMap<KafkaOptions, Map<string, string[]>>();
+const remoteGroupsOf = new WeakMap<KafkaOptions, Set<() => ConsumerGroups>>();
+
+/**
+ * The committing groups of the consumers started with these options, in this thread and in worker threads
+ * (addRemoteGroups). A group stays listed after its consumer stops: records that keep arriving for a group
+ * nobody reads any more are what its lag status is for.
+ */
+export function consumerGroups(kafka: KafkaOptions): Map<string, string[]> {
+  const all = new Map<string, string[]>();
+  const add = (groups: ConsumerGroups) => {
+    for (const [group, topics] of groups) all.set(group, [...new Set([...(all.get(group) ?? []), ...topics])]);
+  };
+  add(groupsOf.get(kafka) ?? new Map());
+  for (const report of remoteGroupsOf.get(kafka) ?? []) add(report());
+  return all;
+}
+
+/** Groups of consumers started with these options in another thread, as `report` gives them; returns the function that forgets them. */
+export function addRemoteGroups(kafka: KafkaOptions, report: () => ConsumerGroups): () => void {
+  const reports = remoteGroupsOf.get(kafka) ?? new Set();
+  reports.add(report);
+  remoteGroupsOf.set(kafka, reports);
+  return () => reports.delete(report);
+}
+
 export class KafkaConsumer {
   readonly #kafka: KafkaOptions;
   /** Since when the current batch (or the stream) has been without success; undefined while all is well. */
@@ -193,6 +222,11 @@ export class KafkaConsumer {
     const running = consumersOf.get(this.#kafka) ?? new Set<KafkaConsumer>();
     running.add(this);
     consumersOf.set(this.#kafka, running);
+    if (this.#opts.commitOffsets) {
+      const groups = groupsOf.get(this.#kafka) ?? new Map<string, string[]>();
+      groups.set(this.#opts.groupId, [...new Set([...(groups.get(this.#opts.groupId) ?? []), ...this.#opts.topics])]);
+      groupsOf.set(this.#kafka, groups);
+    }
     this.#done = this.#loop(handler);
   }
 
