@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { RouteDef } from '../api/http/routes.ts';
 import type { Config } from '../platform/config.ts';
 import type { RunningRole, ServiceContext } from '../platform/context.ts';
+import type { HealthSource } from '../platform/health/model.ts';
 import type { ReadinessCheck } from '../platform/readiness.ts';
 
 /**
@@ -23,7 +24,10 @@ export interface UpgradeHandler {
  * - `ingest`, `processors`, `api`: workers started with that role (an `api` worker runs beside the HTTP
  *   server, e.g. a consumer that feeds connected WebSocket clients). Workers start in the order
  *   processors, ingest, api, and stop in reverse;
- * - `readiness`: checks added to /readyz (beside kafka and postgres) on the api role's HTTP server;
+ * - `readiness`: checks added to /readyz (beside kafka and postgres) on the api role's HTTP server, and
+ *   reported as components of the health model (failing: down; resolving with a text: degraded);
+ * - `health`: components of the health model beyond the readiness checks, on every role (docs/operations.md
+ *   "Adding a component"): a source returning `{ component: { status, reason } }`, asked every report interval;
  * - `setup`: runs after the migrations, before any role starts, at every start-up and in `pss migrate`
  *   (e.g. database roles whose password is a setting);
  * - `shutdown`: runs once every worker has stopped, before the shared Kafka producer closes, to deliver
@@ -38,6 +42,7 @@ export interface Feature {
   processors?: (ctx: ServiceContext) => Promise<RunningRole>;
   api?: (ctx: ServiceContext) => Promise<RunningRole>;
   readiness?: (ctx: ServiceContext) => Record<string, ReadinessCheck>;
+  health?: (ctx: ServiceContext) => HealthSource;
   setup?: (config: Config) => Promise<void>;
   shutdown?: (ctx: ServiceContext, deadline: number) => Promise<void>;
 }

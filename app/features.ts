@@ -11,6 +11,7 @@ import { ruleRoutes } from '../api/maritime/rule-routes.ts';
 import { zoneRoutes } from '../api/maritime/zone-routes.ts';
 import { webhookRoutes } from '../api/webhooks/routes.ts';
 import { systemConfigRoutes } from '../api/system/routes.ts';
+import { systemHealthRoutes } from '../api/system/health-routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
@@ -81,8 +82,11 @@ export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRo
  */
 export const responseFeature: Feature = { name: 'response', processors: startResponse };
 
-/** System configuration (README "System configuration"): alert-level defaults, parties, gates, incident windows; read by the response loop. */
-export const systemFeature: Feature = { name: 'system', routes: systemConfigRoutes };
+/**
+ * System configuration (README "System configuration"): alert-level defaults, parties, gates, incident
+ * windows; read by the response loop. And the service's health across instances (docs/operations.md).
+ */
+export const systemFeature: Feature = { name: 'system', routes: [...systemConfigRoutes, ...systemHealthRoutes] };
 
 /**
  * The live event stream, GET {ws_url}/v1/events/stream: each API instance runs a hub that reads

@@ -1,5 +1,6 @@
 // Assembles the service from its roles. Used by `pss start`, the demo and the end-to-end tests alike.
 import { createApp } from './http/express-app.ts';
+import { healthSources, startHealthReporter } from './health.ts';
 import { v1Router } from '../api/http/routes.ts';
 import type { Feature } from './feature.ts';
 import { EventRelay } from '../events/relay.ts';
@@ -12,7 +13,7 @@ import { ConsumerLagSampler, KafkaAdmin, KafkaProducer } from '../platform/kafka
 import type { Logger } from '../platform/log.ts';
 import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
-import { consumersCheck, kafkaCheck, postgresCheck } from '../platform/readiness.ts';
+import { consumersCheck, kafkaCheck, postgresCheck, type ReadinessCheck } from '../platform/readiness.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -69,16 +70,20 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
         if (start) running.push(await start(context));
       }
     }
+    // One set of checks: /readyz runs them on request, the health reporter on its schedule (docs/operations.md).
+    const readiness: Record<string, ReadinessCheck> = {
+      postgres: postgresCheck(pool),
+      kafka: kafkaCheck(kafka),
+      consumers: consumersCheck(kafka),
+      ...(relay ? { event_relay: () => relay.check() } : {}),
+      ...Object.assign({}, ...features.map((f) => f.readiness?.(context) ?? {})),
+    };
+    // Started after the roles, so stopped before them: a stopping instance takes its report back first.
+    running.push(startHealthReporter(context, roles, healthSources(context, readiness, features)));
     if (roles.includes('api')) {
       const app = createApp({
         log,
-        readiness: {
-          postgres: postgresCheck(pool),
-          kafka: kafkaCheck(kafka),
-          consumers: consumersCheck(kafka),
-          ...(relay ? { event_relay: () => relay.check() } : {}),
-          ...Object.assign({}, ...features.map((f) => f.readiness?.(context) ?? {})),
-        },
+        readiness,
         routers: [v1Router(context, apiRoutes(features, config)), ...features.flatMap((f) => f.routers?.(context) ?? [])],
       });
       const http = await listen(app, config.httpHost, config.httpPort, features.flatMap((f) => f.upgrades?.(context) ?? []), config.httpBodyTimeoutMs);

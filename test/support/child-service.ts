@@ -27,6 +27,7 @@ export async function startChildService(config: Config, roles: string, env: Reco
       PSS_KAFKA_BROKERS: config.kafkaBrokers.join(','),
       PSS_TOPIC_PREFIX: config.topicPrefix,
       PSS_ENVIRONMENT: config.environment,
+      PSS_HEALTH_REPORT_INTERVAL_MS: String(config.healthReportIntervalMs),
       PSS_HTTP_PORT: '0',
       PSS_LOG_LEVEL: 'info',
       ...env,

@@ -17,6 +17,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PSS_HTTP_PORT: '0',
     PSS_LOG_LEVEL: 'silent',
     PSS_ENVIRONMENT: 'test',
+    // The health reporter writes to the database every test file shares; the tests of the health model
+    // turn it on in a scratch database of their own (test/e2e/system-health.test.ts).
+    PSS_HEALTH_REPORT_INTERVAL_MS: '0',
     ...overrides,
   });
 }
