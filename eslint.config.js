@@ -9,16 +9,18 @@ const kafkaClients = [
 
 /**
  * Imports run downward only: app/ and cli/ assemble and command; api/ serves the modules below it;
- * response/ (what happens after an alert) uses incidents/, processors/, delivery/ and events/; processors/
+ * response/ (what happens after an alert) uses incidents/, processors/, delivery/, drones/ and events/; drones/ (missions,
+ * the fleet contract) uses ingest/, incidents/ and events/; processors/
  * use events/; everything may use platform/ and schemas/, which use nothing above them.
  * (`npm test` also runs madge, which fails on any import cycle.)
  */
 const above = {
-  schemas: ['platform', 'ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
-  platform: ['ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
-  events: ['ingest', 'processors', 'incidents', 'delivery', 'response', 'api', 'app', 'cli'],
-  incidents: ['response', 'ingest', 'processors', 'delivery', 'api', 'app', 'cli'],
+  schemas: ['platform', 'ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'drones', 'api', 'app', 'cli'],
+  platform: ['ingest', 'processors', 'events', 'incidents', 'delivery', 'response', 'drones', 'api', 'app', 'cli'],
+  events: ['ingest', 'processors', 'incidents', 'delivery', 'response', 'drones', 'api', 'app', 'cli'],
+  incidents: ['response', 'drones', 'ingest', 'processors', 'delivery', 'api', 'app', 'cli'],
   response: ['api', 'app', 'cli'],
+  drones: ['response', 'processors', 'delivery', 'api', 'app', 'cli'],
   ingest: ['response', 'api', 'app', 'cli'],
   processors: ['response', 'api', 'app', 'cli'],
   delivery: ['response', 'api', 'app', 'cli'],

@@ -6,10 +6,11 @@ import { INGEST_SETTINGS } from '../ingest/settings.ts';
 import { GATE_SETTINGS } from '../processors/gate/settings.ts';
 import { MARITIME_SETTINGS } from '../processors/maritime/settings.ts';
 import { VESSEL_SETTINGS } from '../processors/vessels/settings.ts';
+import { DRONE_SETTINGS } from '../drones/settings.ts';
 import { HEALTH_SETTINGS } from '../platform/health/settings.ts';
 import { PLATFORM_SETTINGS, loadSettings, type Config, type SettingsValues } from '../platform/config.ts';
 
-export const SETTINGS = { ...PLATFORM_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS };
+export const SETTINGS = { ...PLATFORM_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS, ...DRONE_SETTINGS };
 
 // Config is assembled by declaration merging; this fails to compile when a module's merged settings are not in SETTINGS.
 type Loaded = SettingsValues<typeof SETTINGS>;
