@@ -6,6 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source infra/node.sh
 bash infra/deps.sh
 echo "test.sh: Node.js $(node --version) at $(command -v node)"
+# promtool validates infra/prometheus/alerts.yml; without it only that test fails (saying what to install).
+bash infra/promtool.sh || echo "test.sh: promtool could not be installed (see above); test/integration/infra/dashboards-and-alerts.test.ts will fail" >&2
 # Start the stack only when no addresses are configured (Docker users and CI services set them).
 if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
   if ! docker info >/dev/null 2>&1; then
