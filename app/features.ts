@@ -14,6 +14,8 @@ import { systemConfigRoutes } from '../api/system/routes.ts';
 import { systemHealthRoutes } from '../api/system/health-routes.ts';
 import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
+import { POSITION_STREAM_PATH, createPositionHub } from '../api/stream/position-hub.ts';
+import type { PositionHub } from '../delivery/positions/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
@@ -112,6 +114,28 @@ export function streamFeature(options: { clock?: Clock } = {}): Feature {
 }
 
 /**
+ * The position stream, GET {ws_url}/v1/positions/stream (our extension, docs/console.md): each API instance
+ * reads ais.positions itself and sends each subscriber the vessels that moved, at most once a second each.
+ */
+export function positionStreamFeature(options: { clock?: Clock; intervalMs?: number } = {}): Feature {
+  const hubs = new WeakMap<ServiceContext, PositionHub>();
+  const hubOf = (ctx: ServiceContext): PositionHub => {
+    let hub = hubs.get(ctx);
+    if (!hub) hubs.set(ctx, (hub = createPositionHub(ctx, options)));
+    return hub;
+  };
+  return {
+    name: 'position-stream',
+    upgrades: (ctx) => [{ path: POSITION_STREAM_PATH, handle: (req, socket, head) => hubOf(ctx).upgrade(req, socket, head) }],
+    api: async (ctx) => {
+      const hub = hubOf(ctx);
+      await hub.start();
+      return { name: 'position-stream', stop: () => hub.stop() };
+    },
+  };
+}
+
+/**
  * Vessels: the positions and static sinks (processors role) keeping vessel_positions and vessels in
  * PostGIS, the vessel API, and the analyst login set up from PSS_ANALYST_PASSWORD.
  */
@@ -145,4 +169,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, streamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, streamFeature(), positionStreamFeature(), webhooksFeature()];

@@ -11,7 +11,7 @@ import type { Acquired } from './connection-leases.ts';
 import { beatAction, untilNextBeat, uptimeSeconds } from './heartbeat.ts';
 import { streamMetrics } from './metrics.ts';
 import { INBOUND_RATE, fullBucket, takeToken, type Bucket } from './inbound-rate.ts';
-import { AUTH_DEADLINE_MS, CLOSE, authenticatedMessage, closeReason, errorMessage, heartbeatMessage, parseClientMessage, slowConsumerWarning, unsubscribedMessage, type ClientMessage, type ErrorCode } from './protocol.ts';
+import { AUTH_DEADLINE_MS, CLOSE, authenticatedMessage, closeReason, errorMessage, heartbeatMessage, slowConsumerWarning, unsubscribedMessage, type ClientMessage, type ErrorCode, type Parsed } from './protocol.ts';
 import { QUEUE_LIMITS, backlogAction, cutOffWords, Fifo } from './send-queue.ts';
 import type { Subscription } from './subscription.ts';
 
@@ -21,21 +21,26 @@ export interface Grant {
   expiresAt: Date | null;
 }
 
-/** What a connection needs from its hub. */
-export interface ConnectionHost {
+/**
+ * What a connection needs from its hub. `F` and `S` are the filters and the subscription of the hub's stream
+ * (the event stream's by default; delivery/positions/ has its own).
+ */
+export interface ConnectionHost<F = StreamFilters, S = Subscription> {
   readonly clock: Clock;
+  /** The stream's client messages: the shared envelope with the stream's own filters (protocol.ts parseMessageWith). */
+  parse(text: string): Parsed<F>;
   readonly log: Logger;
   /** Throws AppError unauthorized, forbidden or rate_limited; anything else means "try again later". */
   authenticate(token: string): Promise<Grant>;
   acquire(credentialId: string): Promise<Acquired>;
   release(leaseId: string): Promise<void>;
-  opened(connection: StreamConnection): void;
-  closed(connection: StreamConnection): void;
-  subscribe(connection: StreamConnection, filters: StreamFilters, resume: string | undefined): void;
-  updateFilters(connection: StreamConnection, filters: StreamFilters): void;
-  unsubscribed(connection: StreamConnection, subscription: Subscription): void;
+  opened(connection: StreamConnection<F, S>): void;
+  closed(connection: StreamConnection<F, S>): void;
+  subscribe(connection: StreamConnection<F, S>, filters: F, resume: string | undefined): void;
+  updateFilters(connection: StreamConnection<F, S>, filters: F): void;
+  unsubscribed(connection: StreamConnection<F, S>, subscription: S): void;
   /** The handle that holds for this connection once everything queued so far is sent. */
-  handleFor(connection: StreamConnection): string;
+  handleFor(connection: StreamConnection<F, S>): string;
 }
 
 /** A message waiting for the socket. Event messages of the live stream are one object shared by every client that takes them. */
@@ -61,9 +66,9 @@ function sizeOf(item: Outgoing): number {
   return item.frame?.length ?? item.data.length;
 }
 
-export class StreamConnection {
+export class StreamConnection<F = StreamFilters, S = Subscription> {
   readonly connectedAt: number;
-  subscription: Subscription | undefined;
+  subscription: S | undefined;
   #state: 'awaiting_credential' | 'verifying' | 'open' | 'closing' = 'awaiting_credential';
   #registered = false;
   #credential = '';
@@ -87,7 +92,7 @@ export class StreamConnection {
   #inbound: Bucket;
 
   /** `socket` is the one `ws` was upgraded on: writes are corked on it, so a burst leaves in one system call. */
-  constructor(private readonly ws: WebSocket, private readonly socket: Duplex, private readonly host: ConnectionHost, queryToken: string | null) {
+  constructor(private readonly ws: WebSocket, private readonly socket: Duplex, private readonly host: ConnectionHost<F, S>, queryToken: string | null) {
     this.connectedAt = host.clock.now();
     this.#plain = ws.extensions === '';
     this.#inbound = fullBucket(this.connectedAt);
@@ -161,7 +166,7 @@ export class StreamConnection {
       this.#early.push(text);
       return;
     }
-    const parsed = parseClientMessage(text);
+    const parsed = this.host.parse(text);
     if (this.#state === 'awaiting_credential') {
       if (parsed.ok && parsed.message.type === 'auth') return void this.#authenticate(parsed.message.token);
       return this.#refuse('unauthorized', 'authenticate first: send {"type":"auth","token":"<API key or access token>"}, or connect with ?token=', CLOSE.unauthorized);
@@ -170,7 +175,7 @@ export class StreamConnection {
     this.#handle(parsed.message);
   }
 
-  #handle(message: ClientMessage): void {
+  #handle(message: ClientMessage<F>): void {
     switch (message.type) {
       case 'auth':
         return this.#error('already_authenticated', 'this connection is already authenticated');

@@ -19,7 +19,7 @@ import { EventTail, type Tailed } from './event-tail.ts';
 import { compileFilters } from './filters.ts';
 import { textFrame } from './frame.ts';
 import { streamMetrics } from './metrics.ts';
-import { CLOSE, errorMessage, subscribedMessage } from './protocol.ts';
+import { CLOSE, errorMessage, parseClientMessage, subscribedMessage } from './protocol.ts';
 import { readMissed, recentCopies } from './replay-reader.ts';
 import { replayMessages } from './replay-messages.ts';
 import { ReplayRing } from './replay-ring.ts';
@@ -140,6 +140,7 @@ export class StreamHub {
     return {
       clock: this.#opts.clock ?? systemClock,
       log: this.#opts.log,
+      parse: parseClientMessage,
       authenticate: (token) => this.#opts.authenticate(token, peer),
       acquire: (credentialId) => this.#leases.acquire(credentialId),
       release: (leaseId) => this.#leases.release(leaseId),

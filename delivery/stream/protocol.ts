@@ -5,10 +5,11 @@ import { EVENT_CATEGORIES, EVENT_SEVERITIES } from '../../schemas/event.ts';
 import { STREAM_FILTER_FIELDS, streamFiltersSchema, type StreamFilters } from '../../schemas/stream.ts';
 import type { Backlog, QueueLimits } from './send-queue.ts';
 
-export type ClientMessage =
+/** `F`: the filters of a subscription (the event stream's, or the position stream's of delivery/positions/). */
+export type ClientMessage<F = StreamFilters> =
   | { type: 'auth'; token: string }
-  | { type: 'subscribe'; filters: StreamFilters; resume?: string }
-  | { type: 'update_filters'; filters: StreamFilters }
+  | { type: 'subscribe'; filters: F; resume?: string }
+  | { type: 'update_filters'; filters: F }
   | { type: 'unsubscribe' };
 
 /** Codes of `{"type":"error"}` messages. The connection stays open after each, unless a close follows. */
@@ -55,7 +56,7 @@ const MAX_PROBLEMS = 10;
 const QUOTE_CHARS = 64;
 const MAX_ERROR_CHARS = 2_000;
 
-export type Parsed = { ok: true; message: ClientMessage } | { ok: false; code: 'invalid_message' | 'invalid_filter'; message: string };
+export type Parsed<F = StreamFilters> = { ok: true; message: ClientMessage<F> } | { ok: false; code: 'invalid_message' | 'invalid_filter'; message: string };
 
 const ENVELOPES: Record<ClientMessage['type'], { required: string[]; allowed: string[] }> = {
   auth: { required: ['token'], allowed: ['token'] },
@@ -68,6 +69,14 @@ const validateFilters = new Ajv({ allErrors: true, strict: true, verbose: true }
 
 /** A client's text message: a JSON object whose `type` is one of the client messages, with its fields. */
 export function parseClientMessage(text: string): Parsed {
+  return parseMessageWith<StreamFilters>(text, filterProblems);
+}
+
+/**
+ * The envelope rules every stream shares (the event stream and the position stream), with the stream's own
+ * check of `filters`: the problems in words, or undefined when they are valid.
+ */
+export function parseMessageWith<F>(text: string, filterCheck: (filters: unknown) => string | undefined): Parsed<F> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -94,11 +103,11 @@ export function parseClientMessage(text: string): Parsed {
       return { ok: true, message: { type } };
     default: {
       const filters = fields.filters ?? {};
-      const problem = filterProblems(filters);
+      const problem = filterCheck(filters);
       if (problem) return { ok: false, code: 'invalid_filter', message: problem };
-      if (type === 'update_filters') return { ok: true, message: { type, filters: filters as StreamFilters } };
+      if (type === 'update_filters') return { ok: true, message: { type, filters: filters as F } };
       if (fields.resume !== undefined && typeof fields.resume !== 'string') return invalid('subscribe "resume" must be the string of a resume handle');
-      return { ok: true, message: { type: 'subscribe', filters: filters as StreamFilters, ...(fields.resume === undefined ? {} : { resume: fields.resume as string }) } };
+      return { ok: true, message: { type: 'subscribe', filters: filters as F, ...(fields.resume === undefined ? {} : { resume: fields.resume as string }) } };
     }
   }
 }
@@ -159,18 +168,18 @@ function describe(e: ErrorObject): string {
   return `filters${e.instancePath} ${e.message ?? 'is invalid'}`;
 }
 
-function invalid(message: string): Parsed {
+function invalid(message: string): { ok: false; code: 'invalid_message'; message: string } {
   return { ok: false, code: 'invalid_message', message };
 }
 
 /** A client's value in an error message: JSON, cut after QUOTE_CHARS characters. */
-function quote(value: unknown): string {
+export function quote(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS)}...`;
 }
 
 /** The first MAX_PROBLEMS of `items`, then how many more there are. */
-function listed(items: string[], separator: string): string {
+export function listed(items: string[], separator: string): string {
   if (items.length <= MAX_PROBLEMS) return items.join(separator);
   return `${items.slice(0, MAX_PROBLEMS).join(separator)}${separator}and ${items.length - MAX_PROBLEMS} more`;
 }

@@ -20,6 +20,18 @@ export const STREAM_SETTINGS = {
     default: '10000',
     parse: int(0, 1_000_000),
   },
+  streamPositionWarmupRecords: {
+    env: 'PSS_POSITION_STREAM_WARMUP_RECORDS',
+    description: 'Position stream: records per partition of ais.positions each API instance reads from before the end at start-up, so its first subscribers see the vessels already under way (their newest positions arrive in the snapshot).',
+    default: '5000',
+    parse: int(0, 10_000_000),
+  },
+  streamPositionMaxAgeMinutes: {
+    env: 'PSS_POSITION_STREAM_MAX_AGE_MINUTES',
+    description: 'Position stream: a vessel not heard from for this long is forgotten by the API instance (no longer in snapshots); its last position stays in the vessel API.',
+    default: '30',
+    parse: int(1, 7 * 24 * 60),
+  },
 } as const satisfies Record<string, Setting<unknown>>;
 
 export type StreamConfig = SettingsValues<typeof STREAM_SETTINGS>;

@@ -28,9 +28,12 @@ export class StreamClient {
     ws.on('error', () => undefined);
   }
 
-  /** Opens a connection to the stream of `baseUrl` (http:// becomes ws://), with `token` as the query parameter when given. */
-  static async connect(baseUrl: string, token?: string, options: ClientOptions = {}): Promise<StreamClient> {
-    const url = `${baseUrl.replace(/^http/, 'ws')}/v1/events/stream${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`;
+  /**
+   * Opens a connection to the stream of `baseUrl` (http:// becomes ws://), with `token` as the query parameter
+   * when given; `path` picks the position stream (/v1/positions/stream) instead of the event stream.
+   */
+  static async connect(baseUrl: string, token?: string, options: ClientOptions = {}, path = '/v1/events/stream'): Promise<StreamClient> {
+    const url = `${baseUrl.replace(/^http/, 'ws')}${path}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`;
     const client = new StreamClient(new WebSocket(url, { perMessageDeflate: false, ...options }));
     await new Promise<void>((resolve, reject) => {
       client.ws.once('open', () => resolve());
@@ -41,8 +44,8 @@ export class StreamClient {
   }
 
   /** Connects and waits until the server says the credential was accepted. */
-  static async authenticated(baseUrl: string, token: string, options: ClientOptions = {}): Promise<StreamClient> {
-    const client = await StreamClient.connect(baseUrl, token, options);
+  static async authenticated(baseUrl: string, token: string, options: ClientOptions = {}, path?: string): Promise<StreamClient> {
+    const client = await StreamClient.connect(baseUrl, token, options, path);
     await client.next((m) => m.type === 'authenticated');
     return client;
   }
