@@ -19,6 +19,7 @@ import type { PositionHub } from '../delivery/positions/hub.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
+import { feedHealthSource } from '../ingest/feed-health.ts';
 import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
 import { startResponse } from '../response/role.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
@@ -40,6 +41,7 @@ export const ingestFeature: Feature = {
   routes: ingestRoutes,
   ingest: startIngest,
   readiness: (ctx) => ({ ingest_producer: ingestProducerCheck(ctx) }),
+  health: feedHealthSource,
   shutdown: closeIngestProducer,
 };
 

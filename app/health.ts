@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { recordHealthTransitions } from '../events/system-health.ts';
 import type { RunningRole, ServiceContext } from '../platform/context.ts';
 import { withDeadline } from '../platform/deadline.ts';
+import { consumerGroupSource } from '../platform/health/consumer-groups.ts';
 import type { ComponentHealth, HealthSource } from '../platform/health/model.ts';
 import { withdrawReport, writeReport, type LocalComponent } from '../platform/health/reports.ts';
 import { gauge } from '../platform/metrics.ts';
@@ -95,11 +96,11 @@ export function startHealthReporter(ctx: ServiceContext, roles: readonly string[
 }
 
 /**
- * Every source of this instance's components: the readiness checks (as `checks`), the schema registry
- * when one is configured, and each feature's own (app/feature.ts `health`, keyed by the feature's name).
+ * Every source of this instance's components: the readiness checks (as `checks`), each consumer group
+ * by its lag, the schema registry when one is configured, and each feature's own (app/feature.ts `health`, keyed by the feature's name).
  */
 export function healthSources(ctx: ServiceContext, readiness: Record<string, ReadinessCheck>, features: readonly Feature[]): Record<string, HealthSource> {
-  const sources: Record<string, HealthSource> = { checks: readinessSource(readiness) };
+  const sources: Record<string, HealthSource> = { checks: readinessSource(readiness), consumer_groups: consumerGroupSource(ctx.kafka) };
   if (ctx.config.schemaRegistryUrl !== '') sources.schema_registry = schemaRegistrySource(ctx.config.schemaRegistryUrl);
   for (const feature of features) {
     const source = feature.health?.(ctx);

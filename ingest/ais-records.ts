@@ -55,6 +55,8 @@ export class AisRecords {
   constructor(
     private readonly topics: Record<TopicId, string>,
     private readonly codec: TopicCodec,
+    /** Told the source of every valid report (feed silence, ingest/feed-watch.ts). */
+    private readonly heard?: (source: string) => void,
   ) {}
 
   /** Maps one result; `tally` counts it. */
@@ -79,6 +81,7 @@ export class AisRecords {
       return this.#reject(letter, tally);
     }
     tally.reports++;
+    this.heard?.(report.source);
     const record: OutRecord = { topic: this.topics[route.topic], key: String(report.mmsi), value: this.codec.encode(route.topic, report) };
     return { kind: 'report', record, report };
   }

@@ -7,6 +7,7 @@ import type { Config } from '../platform/config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
+import { FeedWatch } from './feed-watch.ts';
 import { refusedRecordLetter } from './dead-letter.ts';
 import { ProducerQueue, type ProducerQueueOptions } from './producer-queue.ts';
 import { sendStaticFirst } from './static-first.ts';
@@ -18,6 +19,8 @@ export interface IngestRuntime {
   records: AisRecords;
   queue: ProducerQueue;
   now: () => number;
+  /** When each AIS feed was last heard (feed silence, docs/operations.md). */
+  feeds: FeedWatch;
 }
 
 export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer' | 'topics'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
@@ -37,7 +40,9 @@ export type RuntimeContext = Pick<ServiceContext, 'config' | 'log' | 'producer' 
 export function createIngestRuntime(ctx: RuntimeContext): IngestRuntime {
   // A record Kafka refuses for good is replaced by its (bounded) dead letter, never retried forever.
   const queue = producerQueueFor(ctx, (record, code) => refusedRecordLetter(record, code, ctx.topics, ctx.codec, Date.now()));
-  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records: new AisRecords(ctx.topics, ctx.codec), queue, now: Date.now };
+  const feeds = new FeedWatch({ fixedMs: ctx.config.feedSilenceMs, minMs: ctx.config.feedSilenceMinMs, maxMs: ctx.config.feedSilenceMaxMs });
+  const records = new AisRecords(ctx.topics, ctx.codec, (source) => feeds.heard(source, Date.now()));
+  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records, queue, now: Date.now, feeds };
 }
 
 const runtimes = new WeakMap<RuntimeContext, IngestRuntime>();

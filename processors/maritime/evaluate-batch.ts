@@ -3,7 +3,7 @@ import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts
 import { detectSilence, gapOnReport, gapWatch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
-import { feedSilenceIntent, newFeedState, observeReport, silentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { coveredBySourceOutage, feedSilenceIntent, newFeedState, observeReport, observeSource, silentFrom, vesselSilentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
 import { updateRisk } from './rules/risk-score.ts';
@@ -98,8 +98,10 @@ export function evaluatePositions(
     if (reportedAt > (watermarks.get(partition) ?? 0)) watermarks.set(partition, reportedAt);
     const outageBefore = feed.outages.get(partition);
     const outage = observeReport(feed, partition, reportedAt, config.feed_silence_seconds);
+    observeSource(feed, p.source, reportedAt);
     if (outage !== undefined) {
-      events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
+      // A feed outage the ingest watched was its own event (docs/operations.md "Feed silence").
+      if (!coveredBySourceOutage(feed, outage)) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
       // Silences that passed their limit before the feed stopped are gaps, counted as before the outage.
       if (ruled) silencesBefore(outage, outageBefore, partition);
     }
@@ -117,11 +119,12 @@ export function evaluatePositions(
       previous = { t: before.last_seen_at, lat: before.lat, lon: before.lon, sog: before.sog };
       if (ruled) {
         const watch = gapWatch(before, snapshot.rules, snapshot.zoneRules);
-        const from = silentFrom(before.last_seen_at, feed.outages.get(partition));
+        const from = vesselSilentFrom(feed, p.mmsi, before.last_seen_at, feed.outages.get(partition));
         for (const intent of gapOnReport(before, report, from, watch)) events.push(ruleEvent(intent, p.station ?? p.source));
         insideBefore = insideTimed(before, snapshot);
       }
     }
+    feed.sourceOf.set(p.mmsi, p.source);
     const result = step(
       before,
       { mmsi: p.mmsi, reported_at: reportedAt, lat: p.lat, lon: p.lon, sog: p.sog ?? null, cog: p.cog ?? null, vessel, inside: where.inside, inBuffer: where.inBuffer },
@@ -156,7 +159,7 @@ export function evaluatePositions(
   function silencesBefore(outage: Outage, outageBefore: Outage | undefined, partition: number): void {
     for (const [mmsi, state] of states) {
       if (state.zones.length === 0 || feed.partitionOf.get(mmsi) !== partition) continue;
-      const found = silenceGap(state, outage.silent_from, outageBefore, snapshot);
+      const found = silenceGap(state, outage.silent_from, vesselSilentFrom(feed, mmsi, state.last_seen_at, outageBefore), snapshot);
       if (found.length === 0) continue;
       events.push(...found);
       changed.set(mmsi, state);
@@ -202,8 +205,8 @@ function occupancyChanges(mmsi: number, before: string[], after: string[], at: n
 }
 
 /** The ais_gap (and the risk score it moves) of a vessel silent past its limit as of `asOf`, if not raised yet. */
-function silenceGap(state: VesselState, asOf: number, outage: Outage | undefined, snapshot: ZoneSnapshot): SecurityEvent[] {
-  const gap = detectSilence(state, asOf, silentFrom(state.last_seen_at, outage), gapWatch(state, snapshot.rules, snapshot.zoneRules));
+function silenceGap(state: VesselState, asOf: number, from: number, snapshot: ZoneSnapshot): SecurityEvent[] {
+  const gap = detectSilence(state, asOf, from, gapWatch(state, snapshot.rules, snapshot.zoneRules));
   if (gap === undefined) return [];
   const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
   return risk === undefined ? [ruleEvent(gap, 'ais-silence')] : [ruleEvent(gap, 'ais-silence'), ruleEvent(risk, 'ais-silence')];
@@ -248,7 +251,9 @@ export function expireSilent(
     let dirty = false;
     if (ruled) {
       const partition = partitionOf?.(mmsi);
-      const found = silenceGap(state, watermark, partition === undefined ? undefined : feed?.outages.get(partition), snapshot);
+      const outage = partition === undefined ? undefined : feed?.outages.get(partition);
+      const from = feed === undefined ? silentFrom(state.last_seen_at, outage) : vesselSilentFrom(feed, mmsi, state.last_seen_at, outage);
+      const found = silenceGap(state, watermark, from, snapshot);
       events.push(...found);
       dirty = found.length > 0;
     }

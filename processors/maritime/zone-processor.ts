@@ -16,7 +16,8 @@ import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
-import { newFeedState } from './rules/feed-silence.ts';
+import { newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { recentFeedOutages } from '../../platform/health/feed-outages.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { applyEncounters } from './store/encounter-store.ts';
 import { applyOccupancy } from './store/occupancy-store.ts';
@@ -48,6 +49,12 @@ const STATIC_WAIT_BOUND_MS = 2_000;
  * they left); the silence limits themselves are event time.
  */
 const HOUSEKEEPING_EVERY_MS = 10_000;
+/**
+ * How often the ingest feeds' outages are read from Postgres (docs/operations.md "Feed silence"), and how
+ * long after its end an outage still matters (a vessel silent since before it counts from its end).
+ */
+const FEED_OUTAGES_EVERY_MS = 2_000;
+const FEED_OUTAGES_WITHIN_MS = 6 * 3_600_000;
 /** How often an idle zone consumer looks for static data learned about the vessels it holds. */
 const LEARNED_TICK_MS = 1_000;
 
@@ -57,8 +64,12 @@ const LEARNED_TICK_MS = 1_000;
  * batch. `states` holds every vessel seen (the previous fix the rules need), not only the stored ones.
  */
 class OwnedVessels {
+  constructor(sourceOutages?: Map<string, Outage>) {
+    this.feed = newFeedState(sourceOutages);
+  }
+
   states = new Map<number, VesselState>();
-  feed = newFeedState();
+  feed: FeedState;
   /** What was last written per vessel, to skip writes that change nothing durable. */
   checkpoints = new Map<number, Checkpoint>();
   /** Position-only changes not written yet (written on a graceful stop, or with the next change). */
@@ -91,7 +102,10 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   // vessel type works from the first report after a restart.
   const directoryRole = await followVesselDirectory(ctx, directory);
 
-  let owned = new OwnedVessels();
+  // Outlives rebalances: outages are the feeds', not the partitions'.
+  let sourceOutages = new Map<string, Outage>();
+  let outagesReadAt = 0;
+  let owned = new OwnedVessels(sourceOutages);
   const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
   const housekeepingDue = (): boolean => Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
@@ -113,7 +127,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   });
   consumer.onRebalance(() => {
     const pending = [...owned.unwritten.values()];
-    owned = new OwnedVessels();
+    owned = new OwnedVessels(sourceOutages);
     // Written late is fine: a stored state is only replaced by one with a newer report (see the store).
     if (pending.length > 0) void writeStates(pending).catch((err) => log.warn({ err }, 'checkpoint on rebalance failed'));
   });
@@ -124,7 +138,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     } catch (err) {
       // The in-memory states may be ahead of what was stored: forget them, so the retry of this batch
       // starts from the durable states and derives the same events again.
-      owned = new OwnedVessels();
+      owned = new OwnedVessels(sourceOutages);
       if (isPostgresTimeout(err)) {
         stalledBatches.inc();
         log.error({ err, records: records.length }, 'batch stalled: a Postgres query timed out; retrying the batch');
@@ -154,6 +168,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     if (records.length === 0 && !(housekeepingDue() && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
     const started = performance.now();
     const items = await parsePositions(records);
+    if (Date.now() - outagesReadAt > FEED_OUTAGES_EVERY_MS) {
+      sourceOutages = await recentFeedOutages(ctx.pool, FEED_OUTAGES_WITHIN_MS);
+      outagesReadAt = Date.now();
+      owned.feed.sourceOutages = sourceOutages;
+    }
     const v = owned;
     const unknown = new Set<number>();
     for (const { position } of items) {

@@ -24,10 +24,53 @@ export interface FeedState {
   outages: Map<number, Outage>;
   /** The partition each vessel's reports arrive on (keyed by MMSI): whose watermark judges its silence. */
   partitionOf: Map<number, number>;
+  /** The feed (`source`) of each vessel's latest report. */
+  sourceOf: Map<number, string>;
+  /**
+   * Outages of the ingest feeds (wall clock of the ingest instance that watched them, read from Postgres:
+   * platform/health/feed-outages.ts), resumed_at Infinity while still silent. A feed can fall silent while
+   * others keep its partitions' watermarks moving: its vessels are then not dark either.
+   */
+  sourceOutages: Map<string, Outage>;
 }
 
-export function newFeedState(): FeedState {
-  return { watermarks: new Map(), outages: new Map(), partitionOf: new Map() };
+export function newFeedState(sourceOutages: Map<string, Outage> = new Map()): FeedState {
+  return { watermarks: new Map(), outages: new Map(), partitionOf: new Map(), sourceOf: new Map(), sourceOutages };
+}
+
+/** Report times may run a little ahead of the receipt times a feed outage is measured in. */
+const FEED_CLOCK_SLACK_MS = 5_000;
+
+/**
+ * Where a vessel's silence counts from, given its partition's outage and its feed's: the later of the
+ * two. While its feed is still silent that is never (Infinity): no ais_gap. A vessel whose feed is not
+ * known (not heard since this member took its partition) is judged against every feed outage, so a
+ * rebalance during an outage raises no false gap (it may hold back a real one until the vessel reports).
+ */
+export function vesselSilentFrom(feed: FeedState, mmsi: number, lastSeenAt: number, partitionOutage: Outage | undefined): number {
+  let from = silentFrom(lastSeenAt, partitionOutage);
+  const source = feed.sourceOf.get(mmsi);
+  const outages = source === undefined ? feed.sourceOutages.values() : [feed.sourceOutages.get(source)];
+  for (const outage of outages) {
+    if (outage !== undefined && lastSeenAt <= outage.silent_from + FEED_CLOCK_SLACK_MS) from = Math.max(from, outage.resumed_at);
+  }
+  return from;
+}
+
+/** A report of a feed whose outage is still open here: the feed is back (its ingest says so a little later). */
+export function observeSource(feed: FeedState, source: string, t: number): void {
+  const outage = feed.sourceOutages.get(source);
+  if (outage !== undefined && outage.resumed_at === Number.POSITIVE_INFINITY && t > outage.silent_from + FEED_CLOCK_SLACK_MS) {
+    feed.sourceOutages.set(source, { silent_from: outage.silent_from, resumed_at: t });
+  }
+}
+
+/** Whether an ingest feed's outage explains a partition's: then the feed's own system_health_change said it. */
+export function coveredBySourceOutage(feed: FeedState, outage: Outage): boolean {
+  for (const o of feed.sourceOutages.values()) {
+    if (o.silent_from <= outage.silent_from + FEED_CLOCK_SLACK_MS && o.resumed_at >= outage.resumed_at - FEED_CLOCK_SLACK_MS) return true;
+  }
+  return false;
 }
 
 /** Advances a partition's watermark with a report; returns the outage it ends, if any. */
