@@ -9,8 +9,9 @@ import { VESSEL_SETTINGS } from '../processors/vessels/settings.ts';
 import { DRONE_SETTINGS } from '../drones/settings.ts';
 import { HEALTH_SETTINGS } from '../platform/health/settings.ts';
 import { PLATFORM_SETTINGS, loadSettings, type Config, type SettingsValues } from '../platform/config.ts';
+import { KAFKA_CLUSTER_SETTINGS } from '../platform/kafka-settings.ts';
 
-export const SETTINGS = { ...PLATFORM_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS, ...DRONE_SETTINGS };
+export const SETTINGS = { ...PLATFORM_SETTINGS, ...KAFKA_CLUSTER_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS, ...DRONE_SETTINGS };
 
 // Config is assembled by declaration merging; this fails to compile when a module's merged settings are not in SETTINGS.
 type Loaded = SettingsValues<typeof SETTINGS>;

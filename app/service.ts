@@ -13,7 +13,8 @@ import { ConsumerLagSampler, KafkaAdmin, KafkaProducer } from '../platform/kafka
 import type { Logger } from '../platform/log.ts';
 import { withDeadline } from '../platform/deadline.ts';
 import { createPool, migrate } from '../platform/postgres.ts';
-import { consumersCheck, kafkaCheck, postgresCheck, type ReadinessCheck } from '../platform/readiness.ts';
+import { consumersCheck, kafkaCheck, postgresCheck, type ReadinessCheck, topicsCheck } from '../platform/readiness.ts';
+import { ensureAndVerifyTopics } from '../platform/topic-verify.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -29,13 +30,14 @@ export interface RunningService {
 const SHUTDOWN_MARGIN_MS = 1_000;
 
 export async function startService(config: Config, roles: Role[], log: Logger, features: Feature[]): Promise<RunningService> {
-  const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log };
+  const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log, deliveryTimeoutMs: config.kafkaDeliveryTimeoutMs };
   await untilReady('postgres', log, () => migrate(config.databaseUrl, log));
   for (const feature of features) await feature.setup?.(config);
-  await untilReady('kafka', log, async () => {
+  const declaredTopics = await untilReady('kafka', log, async () => {
     const admin = new KafkaAdmin(kafka);
     try {
-      await admin.ensureTopics(topicSpecs(config.topicPrefix));
+      const replication = { replicationFactor: config.kafkaReplicationFactor, minInsyncReplicas: config.kafkaMinInsyncReplicas };
+      return await ensureAndVerifyTopics(admin, topicSpecs(config.topicPrefix, config.topicPartitions), replication, log);
     } finally {
       await admin.close();
     }
@@ -74,6 +76,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     const readiness: Record<string, ReadinessCheck> = {
       postgres: postgresCheck(pool),
       kafka: kafkaCheck(kafka),
+      kafka_topics: topicsCheck(kafka, declaredTopics),
       consumers: consumersCheck(kafka),
       ...(relay ? { event_relay: () => relay.check() } : {}),
       ...Object.assign({}, ...features.map((f) => f.readiness?.(context) ?? {})),

@@ -33,7 +33,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (!timed) console.error(timelessNotice(file, clock, speed));
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log };
+  const kafka = { brokers: config.kafkaBrokers, clientId: config.kafkaClientId, log, deliveryTimeoutMs: config.kafkaDeliveryTimeoutMs };
   const admin = new KafkaAdmin(kafka);
   try {
     await admin.ensureTopics(topicSpecs(config.topicPrefix));

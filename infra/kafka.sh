@@ -10,6 +10,8 @@
 #   infra/kafka.sh ping           metadata request only (no pid checks); exit 0 if answered
 #   infra/kafka.sh paths          print where jars, config, data and logs live
 #   infra/kafka.sh reset          stop and delete data (topics, offsets); jars are kept
+#   infra/kafka.sh jars           assemble the jars only (if missing)
+#   infra/kafka.sh cluster ...    a local three-node cluster on other ports (infra/kafka-cluster.sh)
 #
 # Everything lives outside git in ${PSS_HOME:-$HOME/.cache/port-security-service}/kafka-<version>/.
 # Environment (all optional):
@@ -372,5 +374,7 @@ case "${1:-}" in
   ping)    ping_broker ;;
   paths)   cmd_paths ;;
   reset)   cmd_reset ;;
-  *) echo "usage: $0 {start|stop|restart|status|logs [-f] [N]|ping|paths|reset}" >&2; exit 2 ;;
+  jars)    mkdir -p "$KAFKA_HOME"; ensure_jars ;;
+  cluster) shift; exec "$SCRIPT_DIR/kafka-cluster.sh" "$@" ;;
+  *) echo "usage: $0 {start|stop|restart|status|logs [-f] [N]|ping|paths|reset|jars|cluster ...}" >&2; exit 2 ;;
 esac

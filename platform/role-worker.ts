@@ -21,7 +21,7 @@ const send = (message: FromWorker) => port.postMessage(message);
 
 // Lines go to the main thread, which writes them where its own go (one destination per instance).
 const log = createLogger(logLevel, { write: (line: string) => send({ type: 'log', line }) }).child({ worker });
-const kafka = { brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-${worker}`, log };
+const kafka = { brokers: config.kafkaBrokers, clientId: `${config.kafkaClientId}-${worker}`, log, deliveryTimeoutMs: config.kafkaDeliveryTimeoutMs };
 const pool = createPool(config.databaseUrl, Math.min(WORKER_POOL_SIZE, config.databasePoolSize), log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
 const producer = new KafkaProducer(kafka);
 const topics = topicNames(config.topicPrefix);

@@ -161,6 +161,7 @@ export function topicNames(prefix: string): Record<TopicId, string> {
   return out;
 }
 
-export function topicSpecs(prefix: string): TopicSpec[] {
-  return Object.values(TOPICS).map((spec) => ({ ...spec, name: prefix + spec.name }));
+/** The topics as deployed; `partitions` (PSS_TOPIC_PARTITIONS, by unprefixed name) replaces declared counts. */
+export function topicSpecs(prefix: string, partitions: Record<string, number> = {}): TopicSpec[] {
+  return Object.values(TOPICS).map((spec) => ({ ...spec, name: prefix + spec.name, partitions: partitions[spec.name] ?? spec.partitions }));
 }

@@ -1,13 +1,22 @@
 // The admin role: topics declared in platform/topics.ts created and checked.
 import { Admin } from '@platformatic/kafka';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { declaredTopics, describeDrift, replicationFor, type DeclaredTopic, type DescribedTopic, type Replication, type ReplicationRequest, type TopicDrift } from '../topic-check.ts';
 import type { TopicSpec } from '../topics.ts';
 import type { KafkaOptions } from './records.ts';
 
+/** The defaults of PSS_KAFKA_REPLICATION_FACTOR and PSS_KAFKA_MIN_INSYNC_REPLICAS (platform/kafka-settings.ts). */
+export const DEFAULT_REPLICATION: ReplicationRequest = { replicationFactor: 3, minInsyncReplicas: 2 };
+
+const TOPIC_RESOURCE = 2;
+const SET = 0;
+
 export class KafkaAdmin {
   readonly #admin: Admin;
+  readonly #log: KafkaOptions['log'];
 
   constructor(opts: KafkaOptions, timeoutMs = 5_000) {
+    this.#log = opts.log;
     this.#admin = new Admin({
       clientId: `${opts.clientId}-admin`,
       bootstrapBrokers: opts.brokers,
@@ -21,17 +30,32 @@ export class KafkaAdmin {
     await this.#admin.metadata({ topics: [], forceUpdate: true });
   }
 
-  /** Creates the topics that do not exist yet; existing ones are left as they are. */
-  async ensureTopics(specs: TopicSpec[]): Promise<string[]> {
+  /** The replication topics get on this cluster: `request` capped at the brokers it has now (warned). */
+  async replication(request: ReplicationRequest = DEFAULT_REPLICATION): Promise<Replication> {
+    const metadata = await this.#admin.metadata({ topics: [], forceUpdate: true });
+    const replication = replicationFor(request, metadata.brokers.size);
+    if (replication.cappedFrom !== undefined) {
+      this.#log.warn({ brokers: metadata.brokers.size, requested: replication.cappedFrom, applied: replication.replicationFactor }, 'the cluster has fewer brokers than PSS_KAFKA_REPLICATION_FACTOR; topics get one replica per broker');
+    }
+    return replication;
+  }
+
+  /**
+   * Creates the topics that do not exist yet, with the replication of `request` on this cluster;
+   * existing ones are left as they are (checkTopics reports how they differ). Returns the names created.
+   */
+  async ensureTopics(specs: TopicSpec[], request: ReplicationRequest = DEFAULT_REPLICATION): Promise<string[]> {
     const existing = new Set(await this.#admin.listTopics());
     const missing = specs.filter((s) => !existing.has(s.name));
-    for (const spec of missing) {
+    if (missing.length === 0) return [];
+    const declared = declaredTopics(missing, await this.replication(request));
+    for (const topic of declared) {
       try {
         await this.#admin.createTopics({
-          topics: [spec.name],
-          partitions: spec.partitions,
-          replicas: 1,
-          configs: Object.entries(spec.config).map(([name, value]) => ({ name, value })),
+          topics: [topic.name],
+          partitions: topic.partitions,
+          replicas: topic.replicationFactor,
+          configs: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
         });
       } catch (err) {
         // Another instance created it between the list and the create.
@@ -40,6 +64,49 @@ export class KafkaAdmin {
     }
     await this.#untilWritable(missing);
     return missing.map((s) => s.name);
+  }
+
+  /** The declared topics as the cluster has them: partitions with leader, replicas and ISR, and the declared config keys' values. Missing topics are absent. */
+  async describeTopics(declared: DeclaredTopic[]): Promise<DescribedTopic[]> {
+    const existing = new Set(await this.#admin.listTopics());
+    const present = declared.filter((t) => existing.has(t.name));
+    if (present.length === 0) return [];
+    const metadata = await this.#admin.metadata({ topics: present.map((t) => t.name), forceUpdate: true });
+    const configs = await this.#admin.describeConfigs({
+      resources: present.map((t) => ({ resourceType: TOPIC_RESOURCE, resourceName: t.name, configurationKeys: Object.keys(t.config) })),
+    });
+    return present.map((t) => ({
+      name: t.name,
+      partitions: (metadata.topics.get(t.name)?.partitions ?? []).map((p, partition) => ({ partition, leader: p.leader, replicas: p.replicas, isr: p.isr })),
+      config: Object.fromEntries((configs.find((c) => c.resourceName === t.name)?.configs ?? []).map((c) => [c.name, c.value ?? undefined])),
+    }));
+  }
+
+  /**
+   * Mends what `pss topics --apply` can: creates missing topics, adds partitions, sets configs. Replicas
+   * are not raised (that moves data between brokers: an operator's reassignment). Returns what it did
+   * and what it left, one line each.
+   */
+  async applyTopics(drift: TopicDrift[], specs: TopicSpec[], request: ReplicationRequest = DEFAULT_REPLICATION): Promise<{ applied: string[]; left: string[] }> {
+    const applied: string[] = [];
+    const left: string[] = [];
+    const missing = new Set(drift.filter((d) => d.kind === 'missing').map((d) => d.topic));
+    if (missing.size > 0) {
+      await this.ensureTopics(specs.filter((s) => missing.has(s.name)), request);
+      applied.push(...[...missing].map((name) => `${name}: created`));
+    }
+    for (const d of drift) {
+      if (d.kind === 'partitions') {
+        await this.#admin.createPartitions({ topics: [{ name: d.topic, count: Number(d.declared) }] });
+        applied.push(`${d.topic}: partitions ${d.actual} -> ${d.declared}`);
+      } else if (d.kind === 'config') {
+        await this.#admin.incrementalAlterConfigs({ resources: [{ resourceType: TOPIC_RESOURCE, resourceName: d.topic, configs: [{ name: d.key as string, configOperation: SET, value: d.declared }] }] });
+        applied.push(`${d.topic}: ${d.key} ${d.actual} -> ${d.declared}`);
+      } else if (d.kind === 'replicas') {
+        left.push(describeDrift(d));
+      }
+    }
+    return { applied, left };
   }
 
   /** A new topic names its leaders before they accept writes; wait until every partition answers. */

@@ -12,6 +12,28 @@ import { byteSerializers, type KafkaOptions, type OutRecord } from './records.ts
  * are coalesced into the next one, so throughput comes from batching, not concurrency. Keys are placed with the Java client's murmur2 partitioner, so our
  * records and those of other producers with the same key share a partition.
  */
+/**
+ * Every producer of the service, in one place (docs/kafka-cluster.md). Idempotent with acks=all: a record
+ * is acknowledged once min.insync.replicas replicas have it, and a retry of a request the broker already
+ * wrote is recognised by its sequence number, not written twice. The retries outlast a broker loss: a
+ * killed leader is fenced after broker.session.timeout.ms (9 s by default) and its partitions get new
+ * leaders; meanwhile sends fail with connection errors, NOT_LEADER_OR_FOLLOWER (the client refreshes its
+ * metadata and goes to the new leader) or NOT_ENOUGH_REPLICAS (retriable), and are retried, backing off
+ * from 100 ms to 1 s, for the delivery timeout.
+ */
+export function producerSettings(deliveryTimeoutMs = 30_000) {
+  return { idempotent: true, acks: -1, retries: retriesWithin(deliveryTimeoutMs), retryDelay: (_client: unknown, _operation: string, attempt: number) => retryDelay(attempt), autocreateTopics: false } as const;
+}
+
+const retryDelay = (attempt: number) => Math.min(1_000, 100 * 2 ** (attempt - 1));
+
+/** How many retries of retryDelay fit in `ms`. */
+export function retriesWithin(ms: number): number {
+  let retries = 0;
+  for (let waited = 0; waited + retryDelay(retries + 1) <= ms; retries++) waited += retryDelay(retries + 1);
+  return Math.max(1, retries);
+}
+
 interface SendWaiter {
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -41,11 +63,7 @@ export class KafkaProducer {
       clientId: `${this.#opts.clientId}-producer`,
       bootstrapBrokers: this.#opts.brokers,
       serializers: byteSerializers,
-      idempotent: true,
-      acks: -1,
-      retries: 10,
-      retryDelay: 250,
-      autocreateTopics: false,
+      ...producerSettings(this.#opts.deliveryTimeoutMs),
       partitioner: compatibilityPartitioner,
     });
   }

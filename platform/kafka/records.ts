@@ -25,6 +25,8 @@ export interface KafkaOptions {
   brokers: string[];
   clientId: string;
   log: Logger;
+  /** How long a producer retries a record before its send fails (PSS_KAFKA_DELIVERY_TIMEOUT_MS); 30 s when absent. */
+  deliveryTimeoutMs?: number;
 }
 
 /** A record a handler has read but not finished with (e.g. the first fragment of a message). */

@@ -34,7 +34,8 @@ export async function ingestHarness(overrides: Record<string, string> = {}, brok
   const config = testConfig({ PSS_TOPIC_PREFIX: prefix, ...overrides });
   await withAdmin((admin) => admin.ensureTopics(topicSpecs(prefix)));
   const topics = topicNames(prefix);
-  const kafka = brokers === undefined ? testKafka('pss-ingest-test') : { ...testKafka('pss-ingest-test'), brokers: [brokers] };
+  const base = { ...testKafka('pss-ingest-test'), deliveryTimeoutMs: config.kafkaDeliveryTimeoutMs };
+  const kafka = brokers === undefined ? base : { ...base, brokers: [brokers] };
   const producer = new KafkaProducer(kafka);
   const runtime = createIngestRuntime({ config, log: testLog, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
   return {

@@ -34,7 +34,8 @@ describe('a broker connection cut mid-stream', () => {
 
   it('loses no accepted report: every one arrives after the connection is restored', async () => {
     proxy = await startKafkaProxy(inject('kafkaBrokers').split(',')[0] as string);
-    harness = await ingestHarness({ PSS_INGEST_MAX_QUEUED_RECORDS: '500', PSS_INGEST_BATCH_RECORDS: '200' }, proxy.address);
+    // A delivery timeout shorter than the cut: the producer gives the sends up, and the ingest's own retries are what is tested.
+    harness = await ingestHarness({ PSS_INGEST_MAX_QUEUED_RECORDS: '500', PSS_INGEST_BATCH_RECORDS: '200', PSS_KAFKA_DELIVERY_TIMEOUT_MS: '2000' }, proxy.address);
     const text = readFileSync(new URL('real-nmea-dma-gatehouse-2010-06-11.txt', AIS_FIXTURES), 'latin1');
     const decoder = createAisDecoder({ source: SOURCE, now: () => NOW, strictTagBlocks: true });
     const splitter = createLineSplitter();
