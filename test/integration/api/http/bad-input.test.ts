@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature, positionStreamFeature } from '../../../../app/features.ts';
 import { readEvent } from '../../../../events/queries.ts';
 import { attachEvent } from '../../../../incidents/store.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
@@ -12,6 +12,7 @@ import { topicSpecs } from '../../../../platform/topics.ts';
 import { reading } from '../../../support/gate-readings.ts';
 import { call, expectErrorBody, startTestService, type TestService } from '../../../support/service.ts';
 import { unique, withAdmin } from '../../../support/stack.ts';
+import { StreamClient } from '../../../support/stream-client.ts';
 
 const POSITION = '!AIVDM,1,1,,B,13A><b0P010qaGPOo2Gcl?w208C?,0*04';
 // In mid-Atlantic, away from every other test's zones and tracks (the database is shared within a run).
@@ -242,3 +243,40 @@ function spoil(value: unknown, at: (string | number)[], change: (s: string) => s
   copy[head] = spoil(copy[head], rest, change);
   return copy;
 }
+
+// Issue 26: the position stream (a WebSocket route, not in the OpenAPI document) answers bad input with the
+// stream's error messages on an open connection, never a close it did not announce, never a stack trace.
+describe('bad input on the position stream', () => {
+  const prefix = `${unique('badpos')}.`;
+  let svc: TestService;
+
+  beforeAll(async () => {
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix }, [authFeature, positionStreamFeature()]);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
+  });
+
+  it('answers every bad message with an error and keeps serving', async () => {
+    const client = await StreamClient.authenticated(svc.url, (await svc.key(['maritime:read'])).key, {}, '/v1/positions/stream');
+    const bad: unknown[] = [
+      'null', '[]', '"x"', '{"type":"subscribe","filters":[]}', DEEP_OBJECT.slice(0, 60_000), '{"type":"subscribe","filters":{"bbox":[1,2,3,"\u0000"]}}',
+      { type: 'subscribe', filters: { bbox: [0, 0, 1, 1e400] } }, { type: 'subscribe', filters: { bbox: [NaN, 0, 1, 1] } },
+      { type: 'subscribe', filters: { mmsi: [1.5] } }, { type: 'subscribe', filters: { mmsi: 'x' } }, { type: 'subscribe', filters: { ['k\u0000']: 1 } },
+      { type: 'subscribe', resume: '\ud800' }, { type: 'subscribe', resume: 'A'.repeat(5000) }, { type: 'subscribe', resume: 7 },
+      { type: 'auth', token: 'x' }, { type: 'unsubscribe' },
+    ];
+    for (const message of bad) {
+      client.send(message);
+      const answer = await client.next();
+      expect(answer.type, JSON.stringify(message).slice(0, 80)).toBe('error');
+      expect(answer.code).toMatch(/^(invalid_message|invalid_filter|invalid_resume|already_authenticated|not_subscribed)$/);
+      expect(answer.message).not.toMatch(/\n\s+at /);
+    }
+    client.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'invalid_message' });
+    await client.subscribe({ bbox: [-1, -1, 1, 1] });
+    client.close();
+  });
+});
