@@ -7,6 +7,8 @@ source infra/node.sh
 bash infra/deps.sh
 echo "test.sh: Node.js $(node --version) at $(command -v node)"
 # promtool validates infra/prometheus/alerts.yml; without it only that test fails (saying what to install).
+# Chromium drives the console's browser tests (test/e2e/console-*.test.ts); without it only they fail, saying what to install.
+bash infra/chromium.sh || echo "test.sh: chromium could not be installed (see above); the console browser tests will fail" >&2
 bash infra/promtool.sh || echo "test.sh: promtool could not be installed (see above); test/integration/infra/dashboards-and-alerts.test.ts will fail" >&2
 # Start the stack only when no addresses are configured (Docker users and CI services set them).
 if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
