@@ -22,6 +22,8 @@ import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest
 import { feedHealthSource } from '../ingest/feed-health.ts';
 import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
 import { startResponse } from '../response/role.ts';
+import { startDroneMissions } from '../response/drone-missions.ts';
+import { droneRoutes } from '../api/drones/routes.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
 import { startGateCommandSender } from '../processors/gate/command-sender.ts';
 import { startGateProcessor } from '../processors/gate/gate-processor.ts';
@@ -85,6 +87,12 @@ export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRo
  * log, and the acknowledgement-timeout sweep.
  */
 export const responseFeature: Feature = { name: 'response', processors: startResponse };
+
+/**
+ * Drone missions (docs/drones.md): the drones API and telemetry ingest route; on every processors instance the
+ * drone command sender, the consumer of drone.telemetry and drone.reports, and the fleet monitor.
+ */
+export const dronesFeature: Feature = { name: 'drones', routes: droneRoutes, processors: startDroneMissions };
 
 /**
  * System configuration (README "System configuration"): alert-level defaults, parties, gates, incident
@@ -171,4 +179,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, streamFeature(), positionStreamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, dronesFeature, streamFeature(), positionStreamFeature(), webhooksFeature()];

@@ -48,7 +48,8 @@ export async function requestMission(client: PoolClient, m: NewMission, s: Missi
   const created = await insertMission(client, m, new Date(now.getTime() + s.requestTimeoutMs), now);
   const mission = created ? await readMission(client, m.id, true) : await existingMission(client, m);
   if (mission === undefined) throw new Error(`mission ${m.id} was neither recorded nor found`);
-  if (!created || mission.drone_id !== null || mission.status !== 'requested') return { mission, created, events: [] };
+  // A request seen again (a retried action) tries for a drone again; another mission (same key, the subject's active one) is answered as it is.
+  if (mission.id !== m.id || mission.drone_id !== null || mission.status !== 'requested') return { mission, created, events: [] };
   const assigned = await assignDrone(client, mission, s, now);
   const after = (await readMission(client, mission.id)) as Mission;
   return { mission: after, created, waiting: assigned.reasons, events: [] };

@@ -35,7 +35,7 @@ export interface IncidentContext {
 export type ActionKind = 'notify' | 'escalate' | 'lock_gate' | 'dispatch_drone' | 'close_incident';
 
 /** Why an action exists: the rule that asked for it, the level's default behaviour, the dwell ladder, or an unacknowledged incident. */
-export type ActionSource = 'rule' | 'level' | 'ladder' | 'ack_timeout';
+export type ActionSource = 'rule' | 'level' | 'ladder' | 'ack_timeout' | 'fleet';
 
 export interface PlannedAction {
   /** sha256 of `${event_id}:${kind}:${target}`, hex: the same cause always plans the same id. */
@@ -133,7 +133,8 @@ export function planActions({ event, rule, config, incident }: PlanInput): Plann
   for (const party of parties) add('escalate', party, 'level', levelReason);
   // `optional` is offered to the operator with the notification (a dispatch they may start), not flown.
   const hasRuleMission = [...planned.values()].some((a) => a.kind === 'dispatch_drone');
-  if (!hasRuleMission && (behaviour.drone_dispatch === 'automatic' || behaviour.drone_dispatch === 'immediate')) {
+  // A drone's own event (lost link, low battery) never sends another drone by the level's default.
+  if (!hasRuleMission && event.category !== 'drone' && (behaviour.drone_dispatch === 'automatic' || behaviour.drone_dispatch === 'immediate')) {
     add('dispatch_drone', DEFAULT_MISSION, 'level', levelReason, { priority: behaviour.drone_dispatch });
   }
   return [...planned.values()];

@@ -21,6 +21,7 @@ import { notifyExecutor } from './executors/notify.ts';
 import { actionId, type PlannedAction } from './planner.ts';
 import { planInLanes, respondsTo } from './planning.ts';
 import { SystemConfigCache } from './settings/system-config-cache.ts';
+import { fleetSettings } from '../drones/settings.ts';
 
 /** Zone alert rules are re-read at most this often, at the next batch after a change could have landed. */
 const ALERT_RULES_MAX_AGE_MS = 1_000;
@@ -92,7 +93,7 @@ export async function startResponse(ctx: ServiceContext): Promise<RunningRole> {
   const exec: ExecutorContext = { pool: ctx.pool, config: () => cache.current(), relay: ctx.relay, now: () => new Date() };
   const executor = new ActionExecutor({
     pool: ctx.pool, log,
-    handlers: { notify: notifyExecutor(exec), escalate: escalateExecutor(exec), lock_gate: lockGateExecutor(exec), close_incident: closeIncidentExecutor(exec), dispatch_drone: dispatchDroneExecutor(exec) },
+    handlers: { notify: notifyExecutor(exec), escalate: escalateExecutor(exec), lock_gate: lockGateExecutor(exec), close_incident: closeIncidentExecutor(exec), dispatch_drone: dispatchDroneExecutor(exec, fleetSettings(ctx.config)) },
   });
   executor.start();
 

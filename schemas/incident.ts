@@ -85,7 +85,7 @@ export type IncidentChange = FromSchema<typeof incidentChangeSchema>;
 
 /** The response loop's action kinds, sources and states (response/planner.ts, response/action-log.ts; README "Responding to alerts"). */
 export const RESPONSE_ACTION_KINDS = ['notify', 'escalate', 'lock_gate', 'dispatch_drone', 'close_incident'] as const;
-export const RESPONSE_ACTION_SOURCES = ['rule', 'level', 'ladder', 'ack_timeout'] as const;
+export const RESPONSE_ACTION_SOURCES = ['rule', 'level', 'ladder', 'ack_timeout', 'fleet'] as const;
 export const RESPONSE_ACTION_STATUSES = ['pending', 'done', 'muted', 'failed', 'given_up', 'waiting_fleet'] as const;
 const actionStatus = { type: 'string', enum: RESPONSE_ACTION_STATUSES, description: 'pending -> done; muted (an open critical incident inhibits it: recorded, not delivered); waiting_fleet (a drone mission); failed -> retried, given_up after the last retry.' } as const;
 
@@ -140,7 +140,7 @@ export const incidentEscalationSchema = {
     action_id: { type: 'string' },
     event_id: { type: 'string', description: 'The event it answers.' },
     party: { type: 'string', description: 'A party id of the system configuration.' },
-    source: { type: 'string', enum: RESPONSE_ACTION_SOURCES, description: 'rule (escalate_to), level (the level\'s escalation), ladder (dwell ladder), ack_timeout (nobody acknowledged).' },
+    source: { type: 'string', enum: RESPONSE_ACTION_SOURCES, description: 'rule (escalate_to), level (the level\'s escalation), ladder (dwell ladder), ack_timeout (nobody acknowledged), fleet (a drone mission found no drone, timed out or was refused).' },
     reason: { type: 'string' },
     status: actionStatus,
     escalation_event_id: { ...nullableText, description: 'The incident_escalated event delivered to the party; null until done.' },
