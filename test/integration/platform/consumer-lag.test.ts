@@ -32,11 +32,11 @@ describe('consumer lag against the real broker', () => {
     await withAdmin((admin) => admin.ensureTopics([{ name: topic, key: 'k', partitions: 2, config: {}, description: '' }]));
     const kafka = testKafka('pss-lag-test');
     const [working, stopped] = [unique('lag-working'), unique('lag-stopped')];
-    const consumed = { [working]: 0, [stopped]: 0 };
+    const consumed = new Map([[working, 0], [stopped, 0]]);
     const consumers = [working, stopped].map((groupId) => new KafkaConsumer(kafka, { groupId, topics: [topic], maxBatch: 50, lingerMs: 0 }));
     for (const [i, consumer] of consumers.entries()) {
       const group = i === 0 ? working : stopped;
-      await consumer.run(async (records) => void (consumed[group] += records.length));
+      await consumer.run(async (records) => void consumed.set(group, (consumed.get(group) ?? 0) + records.length));
       cleanup.push(() => consumer.stop());
     }
     const sampler = new ConsumerLagSampler(kafka, { intervalMs: 300, rules: { windowSamples: 5, downAfterMs: 120_000 } });
@@ -59,7 +59,7 @@ describe('consumer lag against the real broker', () => {
 
     const statusOf = (group: string) => sampler.statuses().find((s) => s.group === group);
     // Both groups consume and commit, and are judged ok on a full window.
-    await until(() => (consumed[working] > 0 && consumed[stopped] > 0 && sampler.samples(stopped).filter((s) => s.committed !== null).length >= 10 ? true : undefined), 30_000, () => JSON.stringify({ consumed, statuses: sampler.statuses() }));
+    await until(() => ((consumed.get(working) ?? 0) > 0 && (consumed.get(stopped) ?? 0) > 0 && sampler.samples(stopped).filter((s) => s.committed !== null).length >= 10 ? true : undefined), 30_000, () => JSON.stringify({ consumed: [...consumed], statuses: sampler.statuses() }));
     expect(statusOf(working)?.status).toBe('ok');
     expect(statusOf(stopped)?.status).toBe('ok');
 
