@@ -55,7 +55,7 @@ export interface HealthReporter extends RunningRole {
   instanceId: string;
 }
 
-export function startHealthReporter(ctx: ServiceContext, roles: readonly string[], sources: Record<string, HealthSource>): HealthReporter {
+export function startHealthReporter(ctx: Pick<ServiceContext, 'config' | 'pool' | 'log' | 'relay'>, roles: readonly string[], sources: Record<string, HealthSource>): HealthReporter {
   const { config, pool, log } = ctx;
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const since = new Map<string, LocalComponent>();

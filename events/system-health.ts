@@ -73,6 +73,7 @@ export function componentLabel(component: string): string {
 
 const LABELS: Record<string, string> = {
   kafka: 'Kafka',
+  kafka_topics: 'The Kafka topics',
   postgres: 'PostgreSQL',
   schema_registry: 'The schema registry',
   event_relay: 'The event relay',
