@@ -2,6 +2,7 @@
 // instance's consumer groups (consumerGroups: the groups its consumers commit, in workers too), keeps a
 // window of them per group, shows them in /metrics and judges each group's lag with lag-status.ts.
 // Kafka keeps no commit history a client could ask for, so the window is built here (as Burrow does).
+import { withDeadline } from '../deadline.ts';
 import type { Logger } from '../log.ts';
 import { counter, gauge } from '../metrics.ts';
 import { KafkaAdmin } from './admin.ts';
@@ -15,6 +16,7 @@ const lagGauge = gauge('pss_consumer_group_lag', 'Records on a partition a consu
 const statusGauge = gauge('pss_consumer_group_status', 'Lag status of a consumer group of this instance (platform/kafka/lag-status.ts): 0 ok, 1 degraded, 2 down.', ['group']);
 const sampleFailures = counter('pss_consumer_lag_sample_failures_total', 'Rounds of the consumer lag sampler that could not read the offsets from Kafka.');
 
+const STOP_WAIT_MS = 1_000;
 const STATUS_VALUE: Record<LagStatus, number> = { ok: 0, degraded: 1, down: 2 };
 
 export interface GroupLag extends LagEvaluation {
@@ -77,7 +79,8 @@ export class ConsumerLagSampler {
   async stop(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#round;
+    // A round against an unreachable broker can take a while (each request waits its timeout): the shutdown does not wait for it.
+    await withDeadline(this.#round ?? Promise.resolve(), STOP_WAIT_MS).catch(() => undefined);
     if (samplers.get(this.#kafka) === this) samplers.delete(this.#kafka);
     for (const [group, samples] of this.#history) {
       statusGauge.remove({ group });
