@@ -7,6 +7,7 @@ type Command = (args: string[]) => Promise<number | void>;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   start: { summary: 'start [--roles ingest,processors,api]   run the service', load: async () => (await import('./start.ts')).startCommand },
   demo: { summary: 'demo [--minutes N]                     run the service with the Copenhagen demo port and print events', load: async () => (await import('./demo.ts')).demoCommand },
+  drones: { summary: 'drones simulate [--docks id:lon:lat,...] [--speed M/S] [--faults ...]   a simulated drone fleet on drone.commands / drone.telemetry / drone.reports', load: async () => (await import('./drones.ts')).dronesCommand },
   migrate: { summary: 'migrate                                apply database migrations', load: async () => (await import('./migrate.ts')).migrateCommand },
   topics: { summary: 'topics [--apply]                       create missing Kafka topics, report drift from the declared settings; --apply mends it', load: async () => (await import('./topics.ts')).topicsCommand },
   config: { summary: 'config [get | set FILE.json]           print every setting as a Markdown table; get or replace the system configuration', load: async () => (await import('./config.ts')).configCommand },
