@@ -21,20 +21,43 @@ export function nextAttemptDelay(attempts: number): number | undefined {
 
 /** Records planned actions; those already recorded (a replayed event) are left alone. Returns how many are new. */
 export async function recordActions(client: PoolClient, actions: readonly PlannedAction[]): Promise<number> {
-  if (actions.length === 0) return 0;
+  return (await recordNewActions(client, actions)).size;
+}
+
+/**
+ * recordActions, returning the ids recorded anew: only those may have a first attempt (a replay's are not).
+ * An action recorded before its event had an incident (a lock made ahead, response/locks-first.ts) takes
+ * the incident it is planned with now.
+ */
+export async function recordNewActions(client: PoolClient, actions: readonly PlannedAction[]): Promise<Set<string>> {
+  if (actions.length === 0) return new Set();
   const rows = actions.map((a) => ({
     id: a.id, kind: a.kind, target: a.target, event_id: a.event_id, incident_id: a.incident_id, level: a.level, source: a.source, reason: a.reason,
     params: a.params, status: a.muted ? 'muted' : 'pending', priority: ACTION_PRIORITY[a.kind],
   }));
-  const { rowCount } = await client.query(
+  const { rows: recorded } = await client.query<{ id: string; inserted: boolean }>(
     `INSERT INTO response_actions (id, kind, target, event_id, incident_id, level, source, reason, params, status, priority, done_at)
      SELECT r.id, r.kind, r.target, r.event_id, r.incident_id, r.level, r.source, r.reason, r.params, r.status, r.priority,
             CASE WHEN r.status = 'muted' THEN now() END
        FROM jsonb_to_recordset($1::jsonb) AS r(id text, kind text, target text, event_id text, incident_id text, level text, source text, reason text, params jsonb, status text, priority smallint)
-     ON CONFLICT (id) DO NOTHING`,
+     ON CONFLICT (id) DO UPDATE SET incident_id = EXCLUDED.incident_id
+       WHERE response_actions.incident_id IS NULL AND EXCLUDED.incident_id IS NOT NULL
+     RETURNING id, xmax = 0 AS inserted`,
     [JSON.stringify(rows)],
   );
-  return rowCount ?? 0;
+  return new Set(recorded.filter((r) => r.inserted).map((r) => r.id));
+}
+
+/** Records actions executed in the transaction that recorded them (their first attempt, done). */
+export async function recordExecuted(client: PoolClient, executed: readonly { id: string; result: Record<string, unknown> }[]): Promise<void> {
+  if (executed.length === 0) return;
+  const { rowCount } = await client.query(
+    `UPDATE response_actions a SET status = 'done', result = r.result, attempts = 1, done_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, result jsonb)
+      WHERE a.id = r.id AND a.status = 'pending'`,
+    [JSON.stringify(executed)],
+  );
+  if (rowCount !== executed.length) throw new Error(`recorded ${rowCount ?? 0} of ${executed.length} actions executed in planning`);
 }
 
 export interface ClaimedAction {

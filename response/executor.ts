@@ -3,8 +3,9 @@
 // planner records actions, and polling for retries and for what a crashed instance's lease gave back.
 import type { Logger } from '../platform/log.ts';
 import { counter, histogram } from '../platform/metrics.ts';
-import type { Pool } from '../platform/postgres.ts';
-import { claimDueActions, failAction, type ClaimedAction } from './action-log.ts';
+import { inTransaction, type Pool } from '../platform/postgres.ts';
+import { claimDueActions, completeAction, failAction, type ClaimedAction } from './action-log.ts';
+import { EventReads, type ActionEffect, type ExecutorContext } from './executors/context.ts';
 import type { ActionKind } from './planner.ts';
 
 const executed = counter('pss_response_actions_total', 'Response actions executed, by kind and outcome (done, retry, given_up, lost_claim)', ['kind', 'outcome']);
@@ -15,6 +16,24 @@ const latency = histogram('pss_response_action_seconds', 'From an action being r
  * crash in between repeats neither. Returns false when the claim was lost; throws to have it retried.
  */
 export type ActionHandler = (action: ClaimedAction) => Promise<boolean>;
+
+/** An effect (executors/context.ts) run by the executor: in a transaction of its own that also records it done. */
+export function effectHandler(ctx: ExecutorContext, effect: ActionEffect): ActionHandler {
+  return async (action) => {
+    const kept = await inTransaction(ctx.pool, async (client) => {
+      const result = await effect(action, { client, events: new EventReads(client), now: ctx.now() });
+      return completeAction(client, action, result);
+    });
+    ctx.relay.wake();
+    return kept;
+  };
+}
+
+/** Counts an action whose first attempt ran in the planning transaction (response/planning.ts). */
+export function countExecutedInline(kind: ActionKind): void {
+  executed.inc({ kind, outcome: 'done' });
+  latency.observe({ kind }, 0);
+}
 
 export interface ExecutorOptions {
   pool: Pool;

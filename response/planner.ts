@@ -30,6 +30,34 @@ export interface IncidentContext {
   status: 'open' | 'acknowledged' | 'resolved';
   /** An open critical incident on the event's subject mutes lower-level notifications (inhibition). */
   inhibitsNotifications: boolean;
+  /**
+   * The notices (push, audio alarm, escalations; `kind:target`) already sent for this incident on events of
+   * the event's type and zone since it was last opened, at the highest level sent: a repeat at that level
+   * or lower is recorded muted, as a duplicate (noticesOf).
+   */
+  noticesSent?: ReadonlyMap<string, SentNotice>;
+}
+
+/** A notice sent for an incident: the action that sent it and its level. */
+export interface SentNotice {
+  id: string;
+  level: AlertLevel;
+}
+
+/** The actions that tell people (not the dashboard flag, which is per event): the ones a repeat must not send twice. */
+export function isNotice(kind: ActionKind, target: string): boolean {
+  return kind === 'escalate' || (kind === 'notify' && target !== 'dashboard');
+}
+
+/** The notices of recorded actions, by `kind:target`, at the highest level of each (an earlier batch's or this one's). */
+export function noticesOf(actions: Iterable<Pick<PlannedAction, 'id' | 'kind' | 'target' | 'level' | 'muted'>>, into = new Map<string, SentNotice>()): Map<string, SentNotice> {
+  for (const a of actions) {
+    if (a.muted || !isNotice(a.kind, a.target)) continue;
+    const key = `${a.kind}:${a.target}`;
+    const known = into.get(key);
+    if (known === undefined || rank(a.level) > rank(known.level)) into.set(key, { id: a.id, level: a.level });
+  }
+  return into;
 }
 
 export type ActionKind = 'notify' | 'escalate' | 'lock_gate' | 'dispatch_drone' | 'close_incident';
@@ -51,7 +79,7 @@ export interface PlannedAction {
   reason: string;
   /** notify: the operator the event is assigned to; dispatch_drone: `priority` (automatic | immediate). */
   params: Record<string, string>;
-  /** Muted by an open critical incident on the same subject: recorded, not delivered. */
+  /** Muted by an open critical incident on the same subject, or a repeat of a notice sent (params.duplicate_of): recorded, not delivered. */
   muted: boolean;
 }
 
@@ -80,6 +108,9 @@ export function actionId(eventId: string, kind: ActionKind, target: string): str
  * The actions for one event. The level's default behaviour is the floor; a rule's explicit actions add to
  * it (to get less, give the rule a lower alert_level: `info` logs only). One action per (kind, target):
  * where a rule and the defaults both ask for one, the rule's parameters win (its mission, its assignee).
+ * A notice the incident already sent for an event of this type and zone, at this level or higher, is not
+ * sent again (a vessel flapping across a zone edge pages nobody twice); the dashboard flag, locks and
+ * drones are per event.
  */
 export function planActions({ event, rule, config, incident }: PlanInput): PlannedAction[] {
   const level = levelOf(event, rule);
@@ -93,9 +124,12 @@ export function planActions({ event, rule, config, incident }: PlanInput): Plann
       if (source === 'rule') Object.assign(earlier.params, params);
       return;
     }
+    const sent = isNotice(kind, target) ? incident?.noticesSent?.get(key) : undefined;
+    const repeat = sent !== undefined && rank(sent.level) >= rank(level);
     planned.set(key, {
-      id: actionId(event.id, kind, target), kind, target, event_id: event.id, incident_id: incident?.id ?? null, level, source, reason, params,
-      muted: muted && (kind === 'notify' || kind === 'escalate'),
+      id: actionId(event.id, kind, target), kind, target, event_id: event.id, incident_id: incident?.id ?? null, level, source, reason,
+      params: repeat ? { ...params, duplicate_of: sent.id } : params,
+      muted: repeat || (muted && (kind === 'notify' || kind === 'escalate')),
     });
   };
 

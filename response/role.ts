@@ -11,15 +11,16 @@ import type { AlertRules } from '../schemas/maritime-rules.ts';
 import type { SystemConfig } from '../schemas/system-config.ts';
 import { loadAlertRules } from '../processors/maritime/rules-config/rule-store.ts';
 import { recordActions } from './action-log.ts';
-import { ActionExecutor } from './executor.ts';
-import { closeIncidentExecutor } from './executors/close-incident.ts';
+import { ActionExecutor, effectHandler } from './executor.ts';
+import { closeIncidentEffect } from './executors/close-incident.ts';
 import type { ExecutorContext } from './executors/context.ts';
 import { dispatchDroneExecutor } from './executors/dispatch-drone.ts';
-import { escalateExecutor } from './executors/escalate.ts';
-import { lockGateExecutor } from './executors/lock-gate.ts';
-import { notifyExecutor } from './executors/notify.ts';
+import { escalateEffect } from './executors/escalate.ts';
+import { lockGateEffect, lockGatesEffect } from './executors/lock-gate.ts';
+import { notifyEffect } from './executors/notify.ts';
 import { actionId, type PlannedAction } from './planner.ts';
-import { planInLanes, respondsTo } from './planning.ts';
+import { startLocksFirst } from './locks-first.ts';
+import { planInLanes, respondsTo, type FirstAttempts } from './planning.ts';
 import { SystemConfigCache } from './settings/system-config-cache.ts';
 import { fleetSettings } from '../drones/settings.ts';
 
@@ -91,11 +92,22 @@ export async function startResponse(ctx: ServiceContext): Promise<RunningRole> {
   const rules = new AlertRulesSnapshot(ctx.pool);
   const since = await firstStartedAt(ctx.pool);
   const exec: ExecutorContext = { pool: ctx.pool, config: () => cache.current(), relay: ctx.relay, now: () => new Date() };
+  // Every kind that only writes to Postgres makes its first attempt in the planning transaction; the
+  // executor runs what planning left (a failed first attempt, a drone dispatch) and every retry.
+  const effects = { notify: notifyEffect(exec), escalate: escalateEffect(exec), lock_gate: lockGateEffect(exec), close_incident: closeIncidentEffect() } satisfies FirstAttempts;
   const executor = new ActionExecutor({
     pool: ctx.pool, log,
-    handlers: { notify: notifyExecutor(exec), escalate: escalateExecutor(exec), lock_gate: lockGateExecutor(exec), close_incident: closeIncidentExecutor(exec), dispatch_drone: dispatchDroneExecutor(exec, fleetSettings(ctx.config)) },
+    // Planning makes the first attempts; the executor runs retries and drone dispatches, so two connections
+    // at most keep it from starving planning and the locks ahead of their share of the pool.
+    concurrency: 2,
+    handlers: {
+      notify: effectHandler(exec, effects.notify), escalate: effectHandler(exec, effects.escalate), lock_gate: effectHandler(exec, effects.lock_gate),
+      close_incident: effectHandler(exec, effects.close_incident), dispatch_drone: dispatchDroneExecutor(exec, fleetSettings(ctx.config)),
+    },
   });
   executor.start();
+  const snapshot = async () => ({ config: cache.current(), alertRules: await rules.current() });
+  const locks = await startLocksFirst(ctx, { snapshot, lockGates: lockGatesEffect(exec), since, log });
 
   const consumer = new KafkaConsumer(ctx.kafka, {
     groupId: `${ctx.config.topicPrefix}response`,
@@ -112,8 +124,7 @@ export async function startResponse(ctx: ServiceContext): Promise<RunningRole> {
     for (const f of failures) log.warn({ err: f.error, partition: f.record.partition, offset: String(f.record.offset) }, 'unreadable security event skipped');
     const events = values.filter((v) => v.record.timestamp >= since && respondsTo(v.record, v.value)).map((v) => v.value);
     if (events.length === 0) return;
-    const snapshot = { config: cache.current(), alertRules: await rules.current() };
-    await planInLanes(ctx.pool, events, snapshot, new Date(), PLANNING_LANES);
+    await planInLanes(ctx.pool, events, await snapshot(), new Date(), PLANNING_LANES, effects, log);
     // Attaching stores incident_created and republishes the events with their incident_id.
     ctx.relay.wake();
     executor.wake();
@@ -132,6 +143,7 @@ export async function startResponse(ctx: ServiceContext): Promise<RunningRole> {
   return {
     name: 'response',
     stop: async () => {
+      await locks.stop();
       await consumer.stop();
       await sweep.stop();
       await executor.stop();

@@ -27,7 +27,8 @@ export async function benchContext(opts: { database: string; prefix: string; log
   await migrate(databaseUrl, log);
   const admin = new KafkaAdmin(kafka);
   await admin.ensureTopics(topicSpecs(prefix));
-  const pool = createPool(databaseUrl, 8, log);
+  // As many connections as an instance has (PSS_DATABASE_POOL_SIZE): the roles run here share them as there.
+  const pool = createPool(databaseUrl, config.databasePoolSize, log);
   const producer = new KafkaProducer(kafka);
   const topics = topicNames(prefix);
   const codec = await createCodec(config.schemaRegistryUrl, topics);

@@ -3,15 +3,11 @@
 // matching webhooks see it), and signed deliveries of it to each of the party's webhooks.
 import { enqueueDeliveries } from '../../delivery/webhooks/queue.ts';
 import { eventId } from '../../events/event-id.ts';
-import { readEvent } from '../../events/queries.ts';
 import { storeEvents } from '../../events/store.ts';
-import { inTransaction } from '../../platform/postgres.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
-import { completeAction, type ClaimedAction } from '../action-log.ts';
-import type { ActionHandler } from '../executor.ts';
-import { RESPONSE_MODULE, severityOfLevel, type ExecutorContext } from './context.ts';
+import { RESPONSE_MODULE, severityOfLevel, type ActionEffect, type ActionInput, type ExecutorContext } from './context.ts';
 
-export function escalationEvent(action: ClaimedAction, cause: SecurityEvent, party: { id: string; name: string; operator_groups: readonly string[] }, at: Date): SecurityEvent {
+export function escalationEvent(action: ActionInput, cause: SecurityEvent, party: { id: string; name: string; operator_groups: readonly string[] }, at: Date): SecurityEvent {
   return {
     id: eventId(`incident_escalated:action:${action.id}`),
     type: 'incident_escalated',
@@ -30,21 +26,16 @@ export function escalationEvent(action: ClaimedAction, cause: SecurityEvent, par
   };
 }
 
-export function escalateExecutor(ctx: ExecutorContext): ActionHandler {
-  return async (action) => {
+export function escalateEffect(ctx: Pick<ExecutorContext, 'config'>): ActionEffect {
+  return async (action, { client, events, now }) => {
     const party = ctx.config().parties.find((p) => p.id === action.target);
     if (party === undefined) throw new Error(`party ${action.target} is not in the system configuration`);
-    const kept = await inTransaction(ctx.pool, async (client) => {
-      // An unacknowledged incident's escalation event was stored by the sweep that escalated it.
-      const given = action.params.escalation_event_id;
-      const cause = await readEvent(client, given ?? action.eventId);
-      if (cause === undefined) throw new Error(`event ${given ?? action.eventId} is not stored`);
-      const escalation = given === undefined ? escalationEvent(action, cause, party, ctx.now()) : cause;
-      if (given === undefined) await storeEvents(client, [escalation]);
-      const deliveries = await enqueueDeliveries(client, party.webhook_ids.map((webhookId) => ({ webhookId, event: escalation })), ctx.now().getTime());
-      return completeAction(client, action, { party: party.id, event_id: escalation.id, webhook_ids: party.webhook_ids, deliveries, operator_groups: party.operator_groups });
-    });
-    ctx.relay.wake();
-    return kept;
+    // An unacknowledged incident's escalation event was stored by the sweep that escalated it.
+    const given = action.params.escalation_event_id;
+    const cause = await events.get(given ?? action.eventId);
+    const escalation = given === undefined ? escalationEvent(action, cause, party, now) : cause;
+    if (given === undefined) await storeEvents(client, [escalation]);
+    const deliveries = await enqueueDeliveries(client, party.webhook_ids.map((webhookId) => ({ webhookId, event: escalation })), now.getTime());
+    return { party: party.id, event_id: escalation.id, webhook_ids: party.webhook_ids, deliveries, operator_groups: party.operator_groups };
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionId, planActions, type MatchedRule, type PlannedAction } from '../../../response/planner.ts';
+import { actionId, noticesOf, planActions, type MatchedRule, type PlannedAction, type SentNotice } from '../../../response/planner.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../../../schemas/system-config.ts';
 
@@ -98,5 +98,32 @@ describe('planActions: inhibition and identity', () => {
     expect(ids(rule)).toEqual(ids(reversed));
     expect(ids(rule)).toContain(actionId('evt_1', 'lock_gate', 'G2'));
     expect(new Set([...ids(rule), ...ids(rule, 'evt_2')]).size).toBe(2 * ids(rule).length);
+  });
+});
+
+describe('planActions: a repeat of a notice the incident sent is muted, not sent again', () => {
+  const incident = (noticesSent: ReadonlyMap<string, SentNotice>) => ({ id: 'inc_1', status: 'open' as const, inhibitsNotifications: false, noticesSent });
+  const sent = noticesOf(planActions({ event: event('high', { id: 'evt_first' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: undefined }));
+
+  it('at the same level: push, audio alarm and escalation muted as duplicates of the first; the drone and the dashboard flag are per event', () => {
+    const actions = planActions({ event: event('high', { id: 'evt_again' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: incident(sent) });
+    expect(brief(actions)).toEqual(['dispatch_drone:inspect', 'escalate:supervisor (muted)', 'notify:audio_alarm (muted)', 'notify:push (muted)']);
+    expect(actions.find((a) => a.target === 'push')?.params.duplicate_of).toBe(actionId('evt_first', 'notify', 'push'));
+    const dashboard = planActions({ event: event('low', { id: 'evt_low' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: incident(sent) });
+    expect(brief(dashboard)).toEqual(['notify:dashboard']);
+  });
+
+  it('at a higher level: sent again (the incident got worse), and its new notices sent', () => {
+    const actions = planActions({ event: event('critical', { id: 'evt_worse' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: incident(sent) });
+    expect(actions.filter((a) => a.muted)).toEqual([]);
+  });
+
+  it('noticesOf keeps the highest level of each notice and ignores muted ones and the dashboard', () => {
+    const worse = planActions({ event: event('critical', { id: 'evt_worse' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: undefined });
+    const merged = noticesOf(worse, noticesOf(planActions({ event: event('high', { id: 'evt_first' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: undefined })));
+    expect(merged.get('notify:push')).toEqual({ id: actionId('evt_worse', 'notify', 'push'), level: 'critical' });
+    expect(merged.has('notify:dashboard')).toBe(false);
+    const muted = planActions({ event: event('high', { id: 'evt_m' }), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: { id: 'inc_1', status: 'open', inhibitsNotifications: true } });
+    expect(noticesOf(muted).has('notify:push')).toBe(false);
   });
 });
