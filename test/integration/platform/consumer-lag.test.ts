@@ -1,11 +1,12 @@
 // Issue 25: consumer lag per group and partition, read from the real broker, in /metrics, and judged by
 // the Burrow-style rule (platform/kafka/lag-status.ts): a group that keeps consuming is ok; one that stops
 // while records keep arriving is degraded (stalled).
+import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsumerLagSampler, KafkaConsumer, KafkaProducer, type GroupLag } from '../../../platform/kafka/index.ts';
 import { registry } from '../../../platform/metrics.ts';
 import { startTestService } from '../../support/service.ts';
-import { testKafka, unique, withAdmin } from '../../support/stack.ts';
+import { testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
 
 const until = async <T>(what: () => T | undefined, timeoutMs: number, describe: () => string): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -82,6 +83,24 @@ describe('consumer lag against the real broker', () => {
     }
     expect(values('pss_consumer_group_status').find((v) => v.labels.group === stopped)?.value).toBe(1);
     expect(values('pss_consumer_group_status').find((v) => v.labels.group === working)?.value).toBe(0);
+  });
+
+  it('stopping does not wait for a sampling round stuck on a broker that does not answer (regression: it waited out every request timeout)', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket)).listen(0, '127.0.0.1');
+    await new Promise((r) => silent.once('listening', r));
+    const port = (silent.address() as { port: number }).port;
+    const sampler = new ConsumerLagSampler({ brokers: [`127.0.0.1:${port}`], clientId: 'pss-lag-silent', log: testLog }, { intervalMs: 100, groups: () => new Map([['g', ['t']]]) });
+    try {
+      sampler.start();
+      await until(() => (sockets.length > 0 ? true : undefined), 5_000, () => 'the sampler did not connect');
+      const started = performance.now();
+      await sampler.stop();
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it("a running service shows its consumer groups' offsets and lag in /metrics", async () => {
