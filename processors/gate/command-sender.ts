@@ -11,7 +11,8 @@ import type { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { counter, gauge } from '../../platform/metrics.ts';
 import { startRetention } from '../../platform/periodic-job.ts';
-import { checkOut, inTransaction, type HeldClient, type Pool, type PoolClient } from '../../platform/postgres.ts';
+import { NotifyListener } from '../../platform/notify-listener.ts';
+import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
 import { claimDueGates, claimThrough, expireSentCommands, GATE_COMMANDS_CHANNEL, oldestUnsentSeconds, recordFailed, recordSent, type PendingCommand } from './command-outbox.ts';
 
@@ -102,17 +103,19 @@ export class GateCommandSender {
   #stopping = false;
   #interrupt: (() => void) | undefined;
   #loop: Promise<void> | undefined;
-  #listener: HeldClient | undefined;
+  readonly #listener: NotifyListener;
   #nextHousekeeping = 0;
 
   constructor(deps: CommandSenderDeps, opts: CommandSenderOptions = {}) {
     this.#deps = deps;
     this.#opts = { ...DEFAULTS, ...opts };
+    // Lost, the sweep covers the gap and housekeeping listens again.
+    this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: GATE_COMMANDS_CHANNEL, what: 'gate command listener', onNotify: () => this.wake() });
   }
 
   /** Listens for NOTIFY and starts the loop; its first turn sends everything due. */
   async start(): Promise<void> {
-    await this.#listen();
+    await this.#listener.ensure();
     this.#loop ??= this.#run();
   }
 
@@ -127,9 +130,7 @@ export class GateCommandSender {
     this.#stopping = true;
     this.#interrupt?.();
     await this.#loop;
-    // Dropped rather than pooled: a pooled client would still be listening.
-    this.#listener?.release(new Error('gate command sender stopped'));
-    this.#listener = undefined;
+    await this.#listener.stop();
   }
 
   async #run(): Promise<void> {
@@ -140,7 +141,7 @@ export class GateCommandSender {
         if (Date.now() >= this.#nextHousekeeping) {
           this.#nextHousekeeping = Date.now() + HOUSEKEEPING_MS;
           oldestUnsent.set(await oldestUnsentSeconds(this.#deps.pool));
-          if (this.#listener === undefined) await this.#listen();
+          await this.#listener.ensure();
         }
       } catch (err) {
         this.#deps.log.warn({ err }, 'gate command sender turn failed; the commands stay in the outbox');
@@ -171,25 +172,6 @@ export class GateCommandSender {
       };
     });
     this.#interrupt = undefined;
-  }
-
-  async #listen(): Promise<void> {
-    if (this.#stopping) return;
-    let held: HeldClient | undefined;
-    try {
-      held = await checkOut(this.#deps.pool, (err) => {
-        // Dropped; the sweep covers the gap and housekeeping listens again.
-        this.#deps.log.warn({ err }, 'gate command listener lost; sweeping until it is back');
-        held?.release();
-        if (this.#listener === held) this.#listener = undefined;
-      });
-      held.client.on('notification', () => this.wake());
-      await held.client.query(`LISTEN ${GATE_COMMANDS_CHANNEL}`);
-      if (held.lost === undefined) this.#listener = held;
-    } catch (err) {
-      held?.release(err as Error);
-      this.#deps.log.warn({ err }, 'cannot listen for gate commands; sweeping only until the next try');
-    }
   }
 }
 

@@ -1,10 +1,10 @@
 // The system configuration as every event's response reads it: held in memory, swapped within moments of
 // a PUT (the NOTIFY sent in its transaction) and re-read on a slow poll as a fallback for a missed
-// notification (a LISTEN connection lost meanwhile). The same connection handling as the zone catalog
-// (processors/maritime/zones/zone-catalog.ts): a lost LISTEN connection is dropped and listening resumes
-// at the next poll.
+// notification (a LISTEN connection lost meanwhile: platform/notify-listener.ts listens again at the next
+// poll, which then reads once more for what it missed).
 import type { Logger } from '../../platform/log.ts';
-import { checkOut, type HeldClient, type Pool } from '../../platform/postgres.ts';
+import { NotifyListener } from '../../platform/notify-listener.ts';
+import type { Pool } from '../../platform/postgres.ts';
 import type { SystemConfig } from '../../schemas/system-config.ts';
 import { readStoredSystemConfig, SYSTEM_CONFIG_CHANGED_CHANNEL, type StoredSystemConfig } from './system-config-store.ts';
 
@@ -15,9 +15,7 @@ export class SystemConfigCache {
   #pool: Pool | undefined;
   #log: Logger | undefined;
   #timer: NodeJS.Timeout | undefined;
-  /** The LISTEN connection; undefined while there is none (lost, or not opened yet). */
-  #listener: HeldClient | undefined;
-  #listening: Promise<void> | undefined;
+  #listener: NotifyListener | undefined;
   #refreshing: Promise<void> | undefined;
   /** A notification came while a read was under way: it may have read the document before that change. */
   #readAgain = false;
@@ -29,13 +27,13 @@ export class SystemConfigCache {
   async start(pool: Pool, log: Logger): Promise<void> {
     this.#pool = pool;
     this.#log = log;
+    this.#listener = new NotifyListener({ pool, log, channel: SYSTEM_CONFIG_CHANGED_CHANNEL, what: 'system configuration listener', onNotify: () => this.#refreshQuietly() });
     // Listening before the first read: a change committed between the two is read, not missed.
-    await this.#listen();
+    await this.#listener.ensure();
     await this.refresh();
     this.#timer = setInterval(() => {
-      // A lost LISTEN connection is opened again at the next poll, then read once more for what it missed.
-      if (this.#listener === undefined) void this.#listen().then(() => this.#refreshQuietly());
-      else this.#refreshQuietly();
+      // A lost LISTEN connection is opened again at the next poll, and what it missed is read then.
+      void this.#listener?.ensure().then(() => this.#refreshQuietly());
     }, this.pollMs);
     this.#timer.unref();
   }
@@ -54,10 +52,7 @@ export class SystemConfigCache {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#listening;
-    // Dropped rather than pooled: a pooled client would still be listening.
-    this.#listener?.release(new Error('system configuration cache stopped'));
-    this.#listener = undefined;
+    await this.#listener?.stop();
     await this.#refreshing?.catch(() => undefined);
   }
 
@@ -82,29 +77,5 @@ export class SystemConfigCache {
 
   #refreshQuietly(): void {
     void this.refresh().catch((err) => this.#log?.warn({ err }, 'system configuration refresh failed; the last one read stays in force'));
-  }
-
-  #listen(): Promise<void> {
-    this.#listening ??= this.#openListener().finally(() => (this.#listening = undefined));
-    return this.#listening;
-  }
-
-  async #openListener(): Promise<void> {
-    if (this.#stopped) return;
-    let held: HeldClient | undefined;
-    try {
-      held = await checkOut(this.#pool as Pool, (err) => {
-        // Dropped, not handed out again; the next poll listens on a new connection.
-        this.#log?.warn({ err }, 'system configuration listener lost; polling continues and listening resumes');
-        held?.release();
-        if (this.#listener === held) this.#listener = undefined;
-      });
-      held.client.on('notification', () => this.#refreshQuietly());
-      await held.client.query(`LISTEN ${SYSTEM_CONFIG_CHANGED_CHANNEL}`);
-      if (held.lost === undefined) this.#listener = held;
-    } catch (err) {
-      held?.release(err as Error);
-      this.#log?.warn({ err }, 'cannot listen for system configuration changes; polling only until the next try');
-    }
   }
 }

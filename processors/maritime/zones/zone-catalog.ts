@@ -1,5 +1,6 @@
 import type { Logger } from '../../../platform/log.ts';
-import { checkOut, type HeldClient, type Pool } from '../../../platform/postgres.ts';
+import { NotifyListener } from '../../../platform/notify-listener.ts';
+import type { Pool } from '../../../platform/postgres.ts';
 import type { DwellTime, ZoneRuleSet } from '../../../schemas/maritime-rules.ts';
 import type { StoredZone } from '../../../schemas/zone.ts';
 import type { RuleZone } from '../rules/config.ts';
@@ -28,9 +29,7 @@ export class ZoneCatalog {
   #snapshot: ZoneSnapshot = { index: ZoneIndex.fromIndexed([]), rules: new Map(), zoneRules: new Map(), dwellTime: undefined, version: '' };
   #compiled = new Map<string, { rowVersion: string; indexed: IndexedZone }>();
   #timer: NodeJS.Timeout | undefined;
-  /** The LISTEN connection; undefined while there is none (lost, or not opened yet). */
-  #listener: HeldClient | undefined;
-  #listening: Promise<void> | undefined;
+  readonly #listener: NotifyListener;
   #stopped = false;
   #refreshing: Promise<void> | undefined;
   /** The reload that follows the one under way, for the changes notified during it. */
@@ -40,7 +39,12 @@ export class ZoneCatalog {
     private readonly pool: Pool,
     private readonly log: Logger,
     private readonly pollMs = 5_000,
-  ) {}
+  ) {
+    this.#listener = new NotifyListener({
+      pool, log, channel: ZONES_CHANGED_CHANNEL, what: 'zone change listener',
+      onNotify: () => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')),
+    });
+  }
 
   get snapshot(): ZoneSnapshot {
     return this.#snapshot;
@@ -48,11 +52,11 @@ export class ZoneCatalog {
 
   async start(): Promise<void> {
     await this.refresh();
-    await this.#listen();
+    await this.#listener.ensure();
     this.#timer = setInterval(() => {
       void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed'));
       // A lost LISTEN connection is opened again at the next poll; the poll covers the gap.
-      if (this.#listener === undefined) void this.#listen();
+      void this.#listener.ensure();
     }, this.pollMs);
     this.#timer.unref();
   }
@@ -60,10 +64,7 @@ export class ZoneCatalog {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#listening;
-    // Dropped rather than pooled: a pooled client would still be listening.
-    this.#listener?.release(new Error('zone catalog stopped'));
-    this.#listener = undefined;
+    await this.#listener.stop();
   }
 
   /**
@@ -124,29 +125,5 @@ export class ZoneCatalog {
       version: stamp?.version ?? '',
     };
     this.log.info({ zones: rules.size, rule_sets: this.#snapshot.zoneRules.size, cells: this.#snapshot.index.cellCount }, 'zones and rules loaded');
-  }
-
-  #listen(): Promise<void> {
-    this.#listening ??= this.#openListener().finally(() => (this.#listening = undefined));
-    return this.#listening;
-  }
-
-  async #openListener(): Promise<void> {
-    if (this.#stopped) return;
-    let held: HeldClient | undefined;
-    try {
-      held = await checkOut(this.pool, (err) => {
-        // Dropped, not handed out again; the next poll listens on a new connection.
-        this.log.warn({ err }, 'zone change listener lost; polling continues and listening resumes');
-        held?.release();
-        if (this.#listener === held) this.#listener = undefined;
-      });
-      held.client.on('notification', () => void this.refresh().catch((err) => this.log.warn({ err }, 'zone refresh failed')));
-      await held.client.query(`LISTEN ${ZONES_CHANGED_CHANNEL}`);
-      if (held.lost === undefined) this.#listener = held;
-    } catch (err) {
-      held?.release(err as Error);
-      this.log.warn({ err }, 'cannot listen for zone changes; polling only until the next try');
-    }
   }
 }
