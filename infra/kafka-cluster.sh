@@ -172,7 +172,7 @@ launch_node() {
   # shellcheck disable=SC2046
   setsid nohup bash -c 'echo $$ >"$0"; exec "$@"' "$dir/kafka.pid" \
     "$JAVA" $(java_opts "$n") -cp "$LIBS/*" kafka.Kafka "$dir/server.properties" \
-    >"$dir/logs/kafka.out" 2>&1 </dev/null 9>&- &
+    >"$dir/logs/kafka.out" 2>&1 </dev/null 8>&- 9>&- &   # the broker must not hold our lock (fd 8)
 }
 
 wait_nodes() {

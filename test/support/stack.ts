@@ -46,12 +46,14 @@ export interface ReadOptions {
   groupId?: string;
   /** False: commit nothing, as readers that rebuild state from the whole topic do. */
   commitOffsets?: boolean;
+  /** Another cluster than the test stack's (the three-broker cluster of the failover test). */
+  kafka?: KafkaOptions;
 }
 
 /** Reads `topic` until `until` says enough (and the topic has been quiet for `quietMs`), or the timeout. */
-export async function consumeUntil(topic: string, until: (seen: InRecord[]) => boolean, { timeoutMs = 30_000, quietMs = 0, groupId = unique('reader'), commitOffsets = true }: ReadOptions = {}): Promise<InRecord[]> {
+export async function consumeUntil(topic: string, until: (seen: InRecord[]) => boolean, { timeoutMs = 30_000, quietMs = 0, groupId = unique('reader'), commitOffsets = true, kafka = testKafka() }: ReadOptions = {}): Promise<InRecord[]> {
   const seen: InRecord[] = [];
-  const consumer = new KafkaConsumer(testKafka(), { groupId, topics: [topic], startAt: 'earliest', maxBatch: 5_000, commitOffsets });
+  const consumer = new KafkaConsumer(kafka, { groupId, topics: [topic], startAt: 'earliest', maxBatch: 5_000, commitOffsets });
   let lastArrival = Date.now();
   await consumer.run(async (records) => {
     seen.push(...records);

@@ -1,0 +1,214 @@
+// Issue 27: the service on a three-broker cluster (infra/kafka.sh cluster) keeps its guarantees when the
+// broker leading most partitions is lost. Under steady HTTP ingest whose positions fall in a zone, the broker
+// is SIGKILLed and started again later: every sentence answered 202 is on ais.positions once, its zone
+// entry reaches a WebSocket client once, and /readyz shows the degradation, then recovers. The figures
+// (time to recover, records delayed) are logged at the end (PSS_TEST_LOG_LEVEL=info shows them).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../api/auth/api-keys.ts';
+import { KafkaAdmin, type KafkaOptions } from '../../platform/kafka/index.ts';
+import { createPool, migrate, type Pool } from '../../platform/postgres.ts';
+import { declaredTopics } from '../../platform/topic-check.ts';
+import { topicNames, topicSpecs } from '../../platform/topics.ts';
+import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
+import type { VesselPosition } from '../../schemas/ais.ts';
+import { startChildService, type ChildService } from '../support/child-service.ts';
+import { valueOf } from '../support/codec.ts';
+import { CLUSTER_BROKERS, clusterUp, killNode, startNode } from '../support/kafka-cluster.ts';
+import { consumeUntil, testConfig, testLog, unique } from '../support/stack.ts';
+import { StreamClient, type Message } from '../support/stream-client.ts';
+import { checksum, classA, message } from '../unit/ingest/ais/nmea-builder.ts';
+
+const CENTER: [number, number] = [3.05, 61.05];
+const FIRST_MMSI = 257_100_000;
+const CLIENTS = 2;
+const LINES_PER_REQUEST = 10;
+const PAUSE_MS = 100;
+/** Ingest before the kill, while the broker is down, and after it is back. */
+const BEFORE_MS = 8_000;
+const DOWN_MS = 12_000;
+const AFTER_MS = 8_000;
+
+/** A position inside the zone, timed by a tag block a little before now (the receiver's clock). */
+function line(mmsi: number): string {
+  const fields = `c:${Math.floor(Date.now() / 1000) - 5}`;
+  const lon = Math.round((CENTER[0] + ((mmsi % 7) - 3) * 0.001) * 600_000);
+  const lat = Math.round(CENTER[1] * 600_000);
+  return `\\${fields}*${checksum(fields)}\\${message(classA({ mmsi, lon, lat }))}\r\n`;
+}
+
+interface Answer {
+  mmsis: number[];
+  status: number;
+  sentAt: number;
+  answeredAt: number;
+}
+
+interface Readiness {
+  at: number;
+  status: number;
+  topics: { ok: boolean; error?: string; detail?: string } | undefined;
+}
+
+describe('the broker leading most partitions lost under load, then back', { timeout: 240_000 }, () => {
+  const config = testConfig({ PSS_TOPIC_PREFIX: `${unique('failover')}.`, PSS_KAFKA_BROKERS: CLUSTER_BROKERS.join(',') });
+  const topics = topicNames(config.topicPrefix);
+  const kafka: KafkaOptions = { brokers: CLUSTER_BROKERS, clientId: 'failover-test', log: testLog };
+  let pool: Pool;
+  let child: ChildService | undefined;
+  let stream: StreamClient | undefined;
+  let zoneId = '';
+  let killed = 0;
+
+  beforeAll(async () => {
+    await clusterUp();
+    await migrate(config.databaseUrl, testLog);
+    pool = createPool(config.databaseUrl, 2);
+    zoneId = (await new ZoneStore(pool).create({
+      name: `Failover approach ${config.topicPrefix}`, type: 'monitoring', alert_level: 'medium', active: true,
+      geometry: { type: 'Circle', center: CENTER, radius_meters: 1_500 },
+    })).id;
+    child = await startChildService(config, 'ingest,processors,api');
+  });
+  afterAll(async () => {
+    stream?.close();
+    await child?.kill();
+    // A failed run must not leave a node down for the next one.
+    if (killed > 0) await startNode(killed).catch(() => undefined);
+    await pool?.query('DELETE FROM zones WHERE id = $1', [zoneId]);
+    await pool?.end();
+  });
+
+  it('loses and repeats nothing that was accepted, and /readyz shows the degradation and the recovery', async () => {
+    const service = child as ChildService;
+    const key = (await createApiKey(pool, config.environment, { name: 'failover', scopes: ['ingest:write', 'events:read'] }, 'test')).key;
+    stream = await StreamClient.authenticated(service.url, key);
+    await stream.subscribe({ zones: [zoneId] });
+    // Each vessel's zone entry: its event ids, and each version of the event (an event is sent again when
+    // the incident fusion links it to an incident: same id, incident_id set; the newer replaces the older).
+    const entries = new Map<number, { ids: Set<string>; versions: string[] }>();
+    stream.ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as Message;
+      if (m.type !== 'event' || m.event_type !== 'zone_entry') return;
+      const seen = entries.get(m.metadata.mmsi as number) ?? { ids: new Set<string>(), versions: [] };
+      seen.ids.add(m.id as string);
+      seen.versions.push(JSON.stringify({ ...m, resume: undefined }));
+      entries.set(m.metadata.mmsi as number, seen);
+    });
+
+    // Readiness, four times a second, for the whole run.
+    const readiness: Readiness[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        try {
+          const res = await fetch(`${service.url}/readyz`);
+          const body = (await res.json()) as { checks: Record<string, Readiness['topics']> };
+          readiness.push({ at: Date.now(), status: res.status, topics: body.checks.kafka_topics });
+        } catch {
+          readiness.push({ at: Date.now(), status: 0, topics: undefined });
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+
+    // Steady ingest: each request carries new vessels, each of which enters the zone once.
+    const answers: Answer[] = [];
+    let next = FIRST_MMSI;
+    let sending = true;
+    const client = async () => {
+      while (sending) {
+        const mmsis = Array.from({ length: LINES_PER_REQUEST }, () => next++);
+        const sentAt = Date.now();
+        let status = 0;
+        try {
+          const res = await fetch(`${service.url}/v1/ingest/ais`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: mmsis.map(line).join('') });
+          await res.arrayBuffer();
+          status = res.status;
+        } catch {
+          // Not answered: not accepted, nothing owed.
+        }
+        answers.push({ mmsis, status, sentAt, answeredAt: Date.now() });
+        await new Promise((r) => setTimeout(r, PAUSE_MS));
+      }
+    };
+    const clients = Array.from({ length: CLIENTS }, client);
+    const accepted = () => answers.filter((a) => a.status === 202).flatMap((a) => a.mmsis);
+
+    await new Promise((r) => setTimeout(r, BEFORE_MS));
+    expect(accepted().length).toBeGreaterThan(0);
+
+    // The broker leading most partitions of the service's topics.
+    const admin = new KafkaAdmin(kafka);
+    const declared = declaredTopics(topicSpecs(config.topicPrefix), { replicationFactor: 3, minInsyncReplicas: 2 });
+    const described = await admin.describeTopics(declared).finally(() => admin.close());
+    expect(described.every((t) => t.partitions.every((p) => p.replicas.length === 3))).toBe(true);
+    const leads = new Map<number, number>();
+    for (const p of described.flatMap((t) => t.partitions)) leads.set(p.leader, (leads.get(p.leader) ?? 0) + 1);
+    const [victim] = [...leads].sort((a, b) => b[1] - a[1])[0] as [number, number];
+
+    const killedAt = Date.now();
+    await killNode(victim);
+    killed = victim;
+    await new Promise((r) => setTimeout(r, DOWN_MS));
+    const restartedAt = Date.now();
+    await startNode(victim);
+    killed = 0;
+    const backAt = Date.now();
+    await new Promise((r) => setTimeout(r, AFTER_MS));
+    sending = false;
+    await Promise.all(clients);
+
+    // Every accepted sentence on ais.positions once (a sentence not accepted may be there, at most once).
+    const wanted = new Set(accepted());
+    const mmsiOf = (records: { topic: string; value: Buffer }[]) => records.map((r) => (valueOf(r) as VesselPosition).mmsi);
+    const records = await consumeUntil(topics.aisPositions, (seen) => new Set(mmsiOf(seen).filter((m) => wanted.has(m))).size >= wanted.size, { kafka, timeoutMs: 60_000, quietMs: 1_500 });
+    const onTopic = new Map<number, number>();
+    for (const m of mmsiOf(records)) onTopic.set(m, (onTopic.get(m) ?? 0) + 1);
+    expect([...wanted].filter((m) => onTopic.get(m) !== 1)).toEqual([]);
+    expect([...onTopic].filter(([, n]) => n > 1)).toEqual([]);
+
+    // Every accepted vessel's zone entry reached the WebSocket client, once.
+    await expect.poll(() => [...wanted].filter((m) => !entries.has(m)).length, { timeout: 60_000, interval: 250 }).toBe(0);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect([...entries].filter(([, e]) => e.ids.size !== 1).map(([mmsi]) => mmsi)).toEqual([]);
+    expect([...entries].filter(([, e]) => new Set(e.versions).size !== e.versions.length).map(([mmsi]) => mmsi)).toEqual([]);
+
+    // /readyz: degraded while the broker was down (a partition without a leader or under-replicated), clean again after.
+    await expect.poll(async () => {
+      const last = readiness.at(-1);
+      return last?.status === 200 && last.topics?.ok === true && last.topics.detail === undefined;
+    }, { timeout: 60_000, interval: 250 }).toBe(true);
+    polling = false;
+    await poller;
+    const degraded = readiness.filter((r) => r.at > killedAt && (r.status !== 200 || r.topics?.ok !== true || /under-replicated|no leader/.test(r.topics?.detail ?? '')));
+    expect(degraded.length).toBeGreaterThan(0);
+    expect(degraded.some((r) => /under-replicated|no leader/.test(`${r.topics?.detail ?? ''}${r.topics?.error ?? ''}`))).toBe(true);
+    const cleanAgain = readiness.find((r) => r.at > backAt && r.status === 200 && r.topics?.ok === true && r.topics.detail === undefined);
+    expect(cleanAgain).toBeDefined();
+    expect(service.logs().filter((l) => l.includes('Unhandled') || l.includes('uncaught'))).toEqual([]);
+
+    // The figures.
+    const afterKill = answers.filter((a) => a.sentAt >= killedAt);
+    const firstAccepted = afterKill.find((a) => a.status === 202);
+    const slow = answers.filter((a) => a.status === 202 && a.answeredAt - a.sentAt > 1_000);
+    const figures = {
+      victim,
+      leaderships: Object.fromEntries(leads),
+      requests: answers.length,
+      accepted: wanted.size,
+      not_accepted: answers.filter((a) => a.status !== 202).length,
+      statuses: Object.fromEntries([...new Set(answers.map((a) => a.status))].map((s) => [s, answers.filter((a) => a.status === s).length])),
+      ingest_recovered_ms: firstAccepted ? firstAccepted.answeredAt - killedAt : undefined,
+      slowest_accept_ms: Math.max(...answers.filter((a) => a.status === 202).map((a) => a.answeredAt - a.sentAt)),
+      requests_delayed_over_1s: slow.length,
+      records_delayed_over_1s: slow.length * LINES_PER_REQUEST,
+      readyz_degraded_polls: degraded.length,
+      readyz_first_degraded_ms: (degraded[0]?.at ?? killedAt) - killedAt,
+      broker_down_ms: backAt - killedAt,
+      broker_start_ms: backAt - restartedAt,
+      readyz_clean_after_restart_ms: cleanAgain ? cleanAgain.at - backAt : undefined,
+    };
+    testLog.info(figures, 'kafka failover figures');
+    process.stdout.write(`kafka failover figures: ${JSON.stringify(figures)}\n`);
+  });
+});
