@@ -29,7 +29,7 @@ const above = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', '.cache/**', 'infra/.cache/**'] },
+  { ignores: ['node_modules/**', 'coverage/**', '.cache/**', 'infra/.cache/**', 'console/dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

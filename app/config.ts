@@ -1,5 +1,6 @@
 // Every module's settings in one table: what `pss config` prints and what the service loads at start-up.
 import { STREAM_SETTINGS } from '../delivery/stream/settings.ts';
+import { CONSOLE_SETTINGS } from '../api/console/settings.ts';
 import { WEBHOOK_SETTINGS } from '../delivery/webhooks/settings.ts';
 import { EVENT_SETTINGS } from '../events/settings.ts';
 import { INGEST_SETTINGS } from '../ingest/settings.ts';
@@ -11,7 +12,7 @@ import { HEALTH_SETTINGS } from '../platform/health/settings.ts';
 import { PLATFORM_SETTINGS, loadSettings, type Config, type SettingsValues } from '../platform/config.ts';
 import { KAFKA_CLUSTER_SETTINGS } from '../platform/kafka-settings.ts';
 
-export const SETTINGS = { ...PLATFORM_SETTINGS, ...KAFKA_CLUSTER_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS, ...DRONE_SETTINGS };
+export const SETTINGS = { ...PLATFORM_SETTINGS, ...KAFKA_CLUSTER_SETTINGS, ...EVENT_SETTINGS, ...STREAM_SETTINGS, ...INGEST_SETTINGS, ...GATE_SETTINGS, ...MARITIME_SETTINGS, ...WEBHOOK_SETTINGS, ...VESSEL_SETTINGS, ...HEALTH_SETTINGS, ...DRONE_SETTINGS, ...CONSOLE_SETTINGS };
 
 // Config is assembled by declaration merging; this fails to compile when a module's merged settings are not in SETTINGS.
 type Loaded = SettingsValues<typeof SETTINGS>;

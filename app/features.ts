@@ -16,6 +16,8 @@ import { STREAM_PATH, createStreamHub } from '../api/stream/stream-hub.ts';
 import type { StreamHub } from '../delivery/stream/hub.ts';
 import { POSITION_STREAM_PATH, createPositionHub } from '../api/stream/position-hub.ts';
 import type { PositionHub } from '../delivery/positions/hub.ts';
+import { registerConsoleClient } from '../api/console/console-client.ts';
+import { consoleRouter } from '../api/console/routes.ts';
 import { createWebhookModule, type WebhookModule } from '../delivery/webhooks/webhooks.ts';
 import { startEventRetention } from '../events/retention.ts';
 import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest/role.ts';
@@ -146,6 +148,16 @@ export function positionStreamFeature(options: { clock?: Clock; intervalMs?: num
 }
 
 /**
+ * The operator console at /console (docs/console.md): its files and configuration, and its OAuth client
+ * (public, PKCE) registered at set-up.
+ */
+export const consoleFeature: Feature = {
+  name: 'console',
+  routers: (ctx) => [consoleRouter(ctx)],
+  setup: async (config) => void (await registerConsoleClient(config)),
+};
+
+/**
  * Vessels: the positions and static sinks (processors role) keeping vessel_positions and vessels in
  * PostGIS, the vessel API, and the analyst login set up from PSS_ANALYST_PASSWORD.
  */
@@ -179,4 +191,4 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   };
 }
 
-export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, dronesFeature, streamFeature(), positionStreamFeature(), webhooksFeature()];
+export const FEATURES: Feature[] = [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, systemFeature, responseFeature, dronesFeature, streamFeature(), positionStreamFeature(), webhooksFeature(), consoleFeature];

@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source infra/node.sh
 bash infra/deps.sh
+bash infra/console.sh
 if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then bash infra/stack.sh up; fi
 exec node bin/pss.js demo "$@"

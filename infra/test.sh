@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source infra/node.sh
 bash infra/deps.sh
+bash infra/console.sh
 echo "test.sh: Node.js $(node --version) at $(command -v node)"
 # promtool validates infra/prometheus/alerts.yml; without it only that test fails (saying what to install).
 # Chromium drives the console's browser tests (test/e2e/console-*.test.ts); without it only they fail, saying what to install.
@@ -22,7 +23,7 @@ if [[ -z "${PSS_KAFKA_BROKERS:-}" || -z "${PSS_DATABASE_URL:-}" ]]; then
     fi
   fi
 fi
-echo "test.sh: type-check"; npx tsc --noEmit
+echo "test.sh: type-check"; npx tsc --noEmit && npx tsc --noEmit -p console
 echo "test.sh: lint"; npx eslint .
 echo "test.sh: import cycles"; npm run --silent deps:cycles
 echo "test.sh: tests with coverage"; npx vitest run --coverage "$@"

@@ -1,0 +1,56 @@
+// GET /console: the operator console's files, built by infra/console.sh into console/dist/ (docs/console.md),
+// and /console/config.json, what the page needs to know of this deployment. Same origin as the API, so
+// the console needs no CORS; its CSP allows only this origin (MapLibre's worker runs from a blob: URL).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { Router } from 'express';
+import type { ServiceContext } from '../../platform/context.ts';
+import { consoleClientId, consoleRedirectUri } from './console-client.ts';
+
+export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws: wss:",
+  "media-src 'self' data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export function consoleRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  const { config } = ctx;
+  const tileOrigin = config.consoleTileUrl ? new URL(config.consoleTileUrl.replace(/[{}]/g, '')).origin : '';
+  const csp = tileOrigin ? CSP.replace("img-src 'self'", `img-src 'self' ${tileOrigin}`).replace("connect-src 'self'", `connect-src 'self' ${tileOrigin}`) : CSP;
+  router.use('/console', (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  router.get('/console/config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      client_id: consoleClientId(config),
+      redirect_uri: consoleRedirectUri(config),
+      auth_url: config.authUrl.replace(/\/$/, ''),
+      api_url: config.publicUrl.replace(/\/$/, ''),
+      timezone: config.consoleTimezone,
+      tile_url: config.consoleTileUrl || null,
+    });
+  });
+  if (!existsSync(CONSOLE_DIST)) {
+    router.get(['/console', '/console/*path'], (_req, res) => {
+      res.status(503).type('text/plain').send('The console is not built on this instance: run `bash infra/console.sh` (npm start and npm test do).\n');
+    });
+    return router;
+  }
+  // Relative URLs of the page (app.js, the worker) resolve under /console/ only with the slash.
+  router.get('/console', (req, res, next) => (req.originalUrl.split('?')[0] === '/console' ? res.redirect(301, '/console/') : next()));
+  router.use('/console', express.static(CONSOLE_DIST, { index: 'index.html', fallthrough: false, maxAge: 0 }));
+  return router;
+}

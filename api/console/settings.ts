@@ -1,0 +1,34 @@
+// The operator console's settings (docs/console.md), assembled with every other module's in app/config.ts.
+import type { Setting, SettingsValues } from '../../platform/config.ts';
+
+export const CONSOLE_SETTINGS = {
+  consoleTimezone: {
+    env: 'PSS_CONSOLE_TIMEZONE',
+    description: 'Operator console: the port\'s timezone (IANA name); the console shows every time in it.',
+    default: 'Europe/Copenhagen',
+    parse: (raw: string) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: raw });
+      } catch {
+        throw new Error(`"${raw}" is not an IANA timezone (e.g. Europe/Copenhagen)`);
+      }
+      return raw;
+    },
+  },
+  consoleTileUrl: {
+    env: 'PSS_CONSOLE_TILE_URL',
+    description: 'Operator console: a raster tile URL template ({z}/{x}/{y}) of the site\'s own tile server, drawn under the zones. Empty: the packaged Natural Earth land on a sea background, nothing fetched from the internet.',
+    default: '',
+    parse: (raw: string) => {
+      if (raw !== '' && !/^https?:\/\/.+\{z\}.*\{x\}.*\{y\}/.test(raw)) throw new Error('must be an http(s) URL template with {z}, {x} and {y}');
+      return raw;
+    },
+  },
+} as const satisfies Record<string, Setting<unknown>>;
+
+export type ConsoleConfig = SettingsValues<typeof CONSOLE_SETTINGS>;
+
+declare module '../../platform/config.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the console settings into Config
+  interface Config extends ConsoleConfig {}
+}

@@ -1,0 +1,212 @@
+// The operator console (docs/console.md): sign-in, then the live map, the events panel and vessel details,
+// each shown only when the signed-in user's scopes allow it.
+import { setWorkerUrl } from 'maplibre-gl';
+import { ApiError, createApi, type Api } from './api.ts';
+import { AuthError, completeSignIn, refresh, signIn, signOut, storedSession, type Session } from './auth.ts';
+import { loadConfig, portTime, type ConsoleConfig } from './config.ts';
+import { createEventsPanel } from './events-panel.ts';
+import { LiveSocket, type Message } from './live-socket.ts';
+import { createMap, type LiveMap } from './map.ts';
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
+
+/** Whatever went wrong, the operator reads a sentence, never a stack trace. */
+function showError(err: unknown): void {
+  const box = $('#message');
+  box.hidden = false;
+  box.textContent = err instanceof ApiError || err instanceof AuthError ? err.message : 'Something went wrong in the console; reload the page. If it persists, tell the administrator.';
+  if (!(err instanceof ApiError || err instanceof AuthError)) console.error(err);
+}
+window.addEventListener('error', (e) => showError(e.error));
+window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+
+async function main(): Promise<void> {
+  setWorkerUrl(new URL('maplibre-gl-worker.mjs', location.href.replace(/[^/]*$/, '')).href);
+  const config = await loadConfig();
+  let session: Session | undefined;
+  try {
+    session = (await completeSignIn(config)) ?? storedSession();
+  } catch (err) {
+    showError(err);
+  }
+  if (!session) return showSignIn(config);
+  await start(config, session);
+}
+
+function showSignIn(config: ConsoleConfig): void {
+  $('#signin').hidden = false;
+  $('#app').hidden = true;
+  const button = $<HTMLButtonElement>('#signin button');
+  button.onclick = () => void signIn(config);
+  button.focus();
+}
+
+async function start(config: ConsoleConfig, first: Session): Promise<void> {
+  let session = first;
+  let refreshing: Promise<Session> | undefined;
+  const expired = (message: string) => {
+    signOut();
+    sockets.forEach((s) => s.stop());
+    showError(new AuthError(message));
+    showSignIn(config);
+  };
+  /** The access token, refreshed a minute before it expires; a refused refresh ends the session. */
+  const token = async (): Promise<string> => {
+    if (session.expiresAt - Date.now() > 60_000) return session.accessToken;
+    refreshing ??= refresh(config, session).finally(() => (refreshing = undefined));
+    try {
+      session = await refreshing;
+    } catch (err) {
+      expired((err as Error).message);
+      throw err;
+    }
+    return session.accessToken;
+  };
+  window.setInterval(() => void token().catch(() => undefined), 30_000);
+  const api = createApi(config.api_url, token, () => expired('Your session has ended; sign in again.'));
+  const can = (scope: string) => session.scopes.includes(scope) || session.scopes.includes('admin');
+  const sockets: LiveSocket[] = [];
+
+  $('#signin').hidden = true;
+  $('#app').hidden = false;
+  $('#scopes').textContent = session.scopes.join(' ');
+  $<HTMLButtonElement>('#signout').onclick = () => {
+    signOut();
+    location.replace(location.pathname);
+  };
+  const ws = config.api_url.replace(/^http/, 'ws');
+
+  let map: LiveMap | undefined;
+  if (can('maritime:read')) {
+    const ready = new Promise<void>((resolve) => (map = createMap($('#map'), config.tile_url, resolve)));
+    await ready;
+    const live = map as unknown as LiveMap;
+    // For troubleshooting from the browser's console, and for the browser tests: what the map holds.
+    (window as unknown as { pssMap: LiveMap }).pssMap = live;
+    live.setZones(await allPages(api, '/maritime/zones?per_page=200'));
+    void loadCategories(api, live);
+    live.onVesselClick((mmsi) => void showVessel(api, live, config, mmsi).catch(showError));
+    const positions = new LiveSocket({
+      url: `${ws}/v1/positions/stream`,
+      token,
+      filters: () => ({ bbox: live.bounds() }),
+      onMessage: (m) => {
+        if (m.type === 'positions') live.applyPositions(m.positions, m.left, m.snapshot === true);
+      },
+      onState: (state, detail) => ($('#positions-state').textContent = `Vessels: ${state}${detail ? ` (${detail})` : ''}`),
+    });
+    let moveTimer: number | undefined;
+    live.map.on('moveend', () => {
+      clearTimeout(moveTimer);
+      moveTimer = window.setTimeout(() => positions.updateFilters(), 300);
+    });
+    positions.start();
+    sockets.push(positions);
+  } else {
+    $('#map').textContent = 'Your account may not read maritime data (maritime:read): the map is not shown.';
+  }
+
+  if (can('events:read')) {
+    let alarmLevels = new Set(['critical']);
+    if (can('system:read')) {
+      const system = await api.get<{ data: { alert_levels?: Record<string, { notify: string[] }> } }>('/system/config').catch(() => undefined);
+      const levels = system?.data.alert_levels;
+      if (levels) alarmLevels = new Set(Object.entries(levels).filter(([, b]) => b.notify.includes('audio_alarm')).map(([level]) => level));
+    }
+    const panel = createEventsPanel($('#events'), {
+      timezone: config.timezone,
+      alarmLevels: () => alarmLevels,
+      onEvent: (m: Message) => {
+        if (map && typeof m.location?.lat === 'number' && typeof m.location?.lng === 'number') map.flashEvent(m.location.lng, m.location.lat, m.severity);
+      },
+      onFilters: () => events.updateFilters(),
+    });
+    const events = new LiveSocket({
+      url: `${ws}/v1/events/stream`,
+      token,
+      filters: () => panel.filters(),
+      onMessage: (m) => panel.take(m),
+      onState: (state, detail) => panel.setState(`Events: ${state}${detail ? ` (${detail})` : ''}`),
+    });
+    events.start();
+    sockets.push(events);
+    // For operators and tests: drop both streams as a network failure would; they resume by themselves.
+    (window as unknown as { pssDropStreams: () => void }).pssDropStreams = () => sockets.forEach((s) => s.drop());
+  } else {
+    $('#events').textContent = 'Your account may not read events (events:read).';
+  }
+}
+
+async function allPages<T>(api: Api, path: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; page <= 50; page++) {
+    const res = await api.get<{ data: T[]; pagination?: { total_pages?: number } }>(`${path}&page=${page}`);
+    out.push(...res.data);
+    if (page >= (res.pagination?.total_pages ?? 1)) break;
+  }
+  return out;
+}
+
+/** Names and categories of the most recently seen vessels, for the map's colours. */
+async function loadCategories(api: Api, map: LiveMap): Promise<void> {
+  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  for (let page = 1; page <= 10; page++) {
+    const res = await api.get<{ data: { mmsi: number; name?: string; ship_category?: string; category?: string }[]; pagination?: { total_pages?: number } }>(`/maritime/vessels?per_page=200&page=${page}&seen_since=${encodeURIComponent(since)}`).catch(() => undefined);
+    if (!res) return;
+    for (const v of res.data) map.setCategory(v.mmsi, v.ship_category ?? v.category, v.name);
+    if (page >= (res.pagination?.total_pages ?? 1)) return;
+  }
+}
+
+interface VesselDetail {
+  mmsi: number;
+  name?: string | null;
+  ship_category?: string | null;
+  category?: string | null;
+  last_position?: { lat: number; lon: number; sog?: number; cog?: number; heading?: number; reported_at: string } | null;
+  zones?: { zone_id: string; zone_name?: string; name?: string; entered_at: string; dwell_minutes: number; alert_status: string }[];
+  risk_score?: number;
+}
+
+async function showVessel(api: Api, map: LiveMap, config: ConsoleConfig, mmsi: number): Promise<void> {
+  const panel = $('#vessel');
+  panel.hidden = false;
+  panel.textContent = 'Loading vessel ...';
+  const [{ data: v }, track] = await Promise.all([
+    api.get<{ data: VesselDetail }>(`/maritime/vessels/${mmsi}`),
+    api.get<{ data: GeoJSON.Feature }>(`/maritime/vessels/${mmsi}/track?tolerance_meters=5`).catch(() => undefined),
+  ]);
+  map.showTrack(track?.data ?? null);
+  const p = v.last_position;
+  panel.innerHTML = '';
+  const h = document.createElement('h2');
+  h.textContent = `${v.name || 'Unnamed vessel'} (${v.mmsi})`;
+  const dl = document.createElement('dl');
+  const row = (term: string, value: string) => {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    dl.append(dt, dd);
+  };
+  row('Category', v.ship_category ?? v.category ?? 'unknown');
+  if (p) {
+    row('Position', `${p.lat.toFixed(5)}, ${p.lon.toFixed(5)}`);
+    row('Speed / course', `${p.sog ?? '-'} kn / ${p.cog ?? '-'}°`);
+    row('Reported', portTime(p.reported_at, config.timezone));
+  }
+  row('Risk score', String(v.risk_score ?? 0));
+  for (const z of v.zones ?? []) row(`In zone ${z.zone_name ?? z.name ?? z.zone_id}`, `${Math.round(z.dwell_minutes)} min since ${portTime(z.entered_at, config.timezone)} (${z.alert_status})`);
+  row('Track (24 h)', track?.data.geometry ? `${(track.data.geometry as GeoJSON.LineString).coordinates.length} points` : 'fewer than two positions');
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Close';
+  close.onclick = () => {
+    panel.hidden = true;
+    map.showTrack(null);
+  };
+  panel.append(h, dl, close);
+  close.focus();
+}
+
+void main().catch(showError);

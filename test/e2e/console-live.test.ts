@@ -1,0 +1,138 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createApiKey } from '../../api/auth/api-keys.ts';
+import { hashPassword } from '../../api/auth/secrets.ts';
+import { insertOperator } from '../../api/auth/oauth-store.ts';
+import { consoleClientId } from '../../api/console/console-client.ts';
+import { authFeature, consoleFeature, eventsFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
+import { startService, type RunningService } from '../../app/service.ts';
+import { KafkaProducer } from '../../platform/kafka/index.ts';
+import { topicSpecs } from '../../platform/topics.ts';
+import type { VesselPosition } from '../../schemas/ais.ts';
+import { launchChromium, pageLog, screenshot } from '../support/browser.ts';
+import { jsonCodec } from '../support/codec.ts';
+import { call } from '../support/service.ts';
+import { testConfig, testKafka, testLog, unique, withAdmin } from '../support/stack.ts';
+import { track } from '../support/tracks.ts';
+
+// Issue 26 "Done means", in real Chromium against the real service, Kafka and PostGIS: sign in through the
+// service's OAuth pages (the console is a public PKCE client registered by set-up), the zones and moving
+// vessels on the map, a vessel's details and track on a click, a zone entry arriving live in the events
+// panel, and the streams dropped and restored showing every event once. Screenshots: test-results/console/.
+const RUN = Math.random().toString(36).slice(2, 8);
+const BASE = 219_500_000 + Math.floor(Math.random() * 400) * 1_000;
+const ZONE = {
+  name: `Console berth ${RUN}`, type: 'restricted', alert_level: 'high',
+  geometry: { type: 'Polygon', coordinates: [[[12.55, 55.66], [12.57, 55.66], [12.57, 55.67], [12.55, 55.67], [12.55, 55.66]]] },
+};
+const USER = `console.${RUN}`;
+const PASSWORD = 'harbour-watch-2026';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the operator console in Chromium', () => {
+  const prefix = `${unique('console')}.`;
+  const producer = new KafkaProducer(testKafka('console'));
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+  let log: string[];
+  let url: string;
+  let admin: string;
+
+  const produce = (positions: VesselPosition[]) =>
+    producer.send(positions.map((p) => ({ topic: service.context.topics.aisPositions, key: String(p.mmsi), value: jsonCodec.encode('aisPositions', p) })));
+  /** A vessel sailing east along 55.665 through the zone, one report every 10 s, ending now. */
+  const crossing = (mmsi: number, minutes: number) =>
+    track(mmsi, new Date(Date.now() - minutes * 60_000), [{ minute: 0, lon: 12.53, lat: 55.665 }, { minute: minutes, lon: 12.56, lat: 55.665 }], 10);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const config = testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_HTTP_PORT: String(port), PSS_PUBLIC_URL: url, PSS_AUTH_URL: url, PSS_RATE_LIMIT_BURST: '10000' });
+    service = await startService(config, ['api', 'processors'], testLog, [authFeature, maritimeFeature, vesselsFeature, eventsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
+    const { pool } = service.context;
+    admin = (await createApiKey(pool, config.environment, { name: 'console-e2e', scopes: ['admin'] }, 'test')).key;
+    const zone = await call(`${url}/v1/maritime/zones`, admin, { method: 'POST', json: ZONE });
+    expect(zone.status, JSON.stringify(zone.json)).toBe(201);
+    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'maritime:read', 'maritime:write'] });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    log = pageLog(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (service) {
+      const { pool } = service.context;
+      await pool.query(`DELETE FROM maritime_zones WHERE name = $1`, [ZONE.name]).catch(() => undefined);
+      await pool.query('UPDATE oauth_tokens SET revoked_at = now() WHERE client_id = $1', [consoleClientId(service.context.config)]).catch(() => undefined);
+      await service.stop();
+    }
+    await producer.close();
+    await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
+  });
+
+  it('signs in through the service\'s OAuth pages and shows the zones and moving vessels', async () => {
+    await produce([...crossing(BASE + 1, 1).slice(0, 1), ...track(BASE + 2, new Date(Date.now() - 60_000), [{ minute: 0, lon: 12.62, lat: 55.70 }, { minute: 1, lon: 12.63, lat: 55.70 }], 30)]);
+    await page.goto(`${url}/console/`);
+    await screenshot(page, '1-sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oauth\/authorize/);
+    await page.getByLabel('Username').fill(USER);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await screenshot(page, '2-consent');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(`${url}/console/`);
+    await expect.poll(() => page.locator('#scopes').textContent()).toContain('maritime:read');
+    await page.locator('#map[data-zones]').waitFor();
+    await expect.poll(() => page.evaluate((m) => (globalThis as never as { pssMap?: { vessel(m: number): unknown } }).pssMap?.vessel(m), BASE + 2), { timeout: 15_000 }).toMatchObject({ lon: 12.63 });
+    // The vessel moves: the map follows within the stream's second.
+    await produce(track(BASE + 2, new Date(Date.now() - 5_000), [{ minute: 0, lon: 12.635, lat: 55.701 }, { minute: 0.05, lon: 12.64, lat: 55.702 }], 3));
+    await expect.poll(() => page.evaluate((m) => (globalThis as never as { pssMap: { vessel(m: number): { lon: number } } }).pssMap.vessel(m)?.lon, BASE + 2), { timeout: 10_000 }).toBe(12.64);
+    await page.waitForTimeout(1200);
+    await screenshot(page, '3-map');
+    expect(log.filter((l) => l.startsWith('pageerror'))).toEqual([]);
+  });
+
+  it('shows a vessel\'s details and track on a click', async () => {
+    const point = await page.evaluate((m) => {
+      const live = (globalThis as never as { pssMap: { map: { project(c: [number, number]): { x: number; y: number } }; vessel(m: number): { lon: number; lat: number } } }).pssMap;
+      const v = live.vessel(m);
+      return live.map.project([v.lon, v.lat]);
+    }, BASE + 2);
+    const box = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(box.x + point.x, box.y + point.y);
+    await expect.poll(() => page.locator('#vessel h2').textContent(), { timeout: 10_000 }).toContain(String(BASE + 2));
+    await expect.poll(() => page.locator('#vessel').textContent()).toMatch(/Track \(24 h\)\d+ points|Track \(24 h\)fewer/);
+    await screenshot(page, '4-vessel');
+  });
+
+  it('shows a zone entry live, and every event once after the streams drop and come back', async () => {
+    await produce(crossing(BASE + 3, 4));
+    const row = page.locator('#events li', { hasText: ZONE.name });
+    await row.first().waitFor({ timeout: 30_000 });
+    expect(await row.first().textContent()).toMatch(/zone_entry/);
+    await screenshot(page, '5-event');
+
+    // Drop both streams; while they reconnect (backoff 1 s) more vessels enter the zone.
+    await page.evaluate(() => (globalThis as never as { pssDropStreams(): void }).pssDropStreams());
+    await produce([...crossing(BASE + 4, 4), ...crossing(BASE + 5, 4)]);
+    const stored = async () => (await call(`${url}/v1/events?zone=${encodeURIComponent(ZONE.name)}&per_page=200`, admin)).json.data as { id: string }[];
+    await expect.poll(async () => (await stored()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    const ids = (await stored()).map((e) => e.id).sort();
+    await expect.poll(async () => (await page.locator('#events li').evaluateAll((lis) => lis.map((li) => (li as unknown as { dataset: { id: string } }).dataset.id))).filter((id) => ids.includes(id as string)).length, { timeout: 20_000 }).toBe(ids.length);
+    const shown = await page.locator('#events li').evaluateAll((lis) => lis.map((li) => (li as unknown as { dataset: { id: string } }).dataset.id));
+    expect(new Set(shown).size).toBe(shown.length);
+    expect(shown.filter((id) => ids.includes(id as string)).sort()).toEqual(ids);
+    await screenshot(page, '6-resumed');
+    expect(log.filter((l) => l.startsWith('pageerror'))).toEqual([]);
+  });
+});
