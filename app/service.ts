@@ -97,7 +97,11 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
       }
       log.info({ url, roles }, 'service started');
     } else {
-      log.info({ roles }, 'service started (no api role)');
+      // Without the api role an instance still answers /healthz, /readyz and /metrics on PSS_HTTP_PORT: the
+      // probes of an orchestrator and Prometheus reach every instance (infra/k8s, infra/cluster).
+      const http = await listen(createApp({ log, readiness }), config.httpHost, config.httpPort, [], config.httpBodyTimeoutMs);
+      running.push({ name: 'http', stop: () => http.close() });
+      log.info({ roles, health_url: http.url }, 'service started (no api role)');
     }
   } catch (err) {
     await stopAll(running, log, Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS));
