@@ -33,6 +33,7 @@ import { applyAnalystLogin } from '../processors/vessels/analyst-role.ts';
 import { startPositionSink } from '../processors/vessels/positions-sink.ts';
 import { startStaticSink } from '../processors/vessels/static-sink.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { ComponentHealth } from '../platform/health/model.ts';
 import { rolesTogether, type ServiceContext } from '../platform/context.ts';
 import type { Feature } from './feature.ts';
 
@@ -117,6 +118,11 @@ export function streamFeature(options: { clock?: Clock } = {}): Feature {
   return {
     name: 'stream',
     upgrades: (ctx) => [{ path: STREAM_PATH, handle: (req, socket, head) => hubOf(ctx).upgrade(req, socket, head) }],
+    // Only where the api role started a hub.
+    health: (ctx) => async (): Promise<Record<string, ComponentHealth>> => {
+      const hub = hubs.get(ctx);
+      return hub === undefined ? {} : { stream_hub: hub.health() };
+    },
     api: async (ctx) => {
       const hub = hubOf(ctx);
       await hub.start();
@@ -183,6 +189,11 @@ export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   return {
     name: 'webhooks',
     routes: webhookRoutes(moduleOf),
+    // Only where the api role started the dispatcher.
+    health: (ctx) => async (): Promise<Record<string, ComponentHealth>> => {
+      const mod = modules.get(ctx);
+      return mod === undefined ? {} : { webhook_dispatcher: mod.dispatcher.health() };
+    },
     api: async (ctx) => {
       const mod = moduleOf(ctx);
       await mod.start();

@@ -30,6 +30,7 @@ export class EventTail {
   #position: number[] = [];
   #stopping = new AbortController();
   #loop: Promise<void> | undefined;
+  #failing: { since: number; error: string } | undefined;
 
   constructor(
     private readonly reader: KafkaPartitionReader,
@@ -41,6 +42,11 @@ export class EventTail {
   async begin(): Promise<number[]> {
     this.#position = (await this.reader.offsets('latest')).map(Number);
     return [...this.#position];
+  }
+
+  /** Since when, and why, every read of security.events has failed (the health model's stream_hub); undefined while reads work. */
+  get failing(): { since: number; error: string } | undefined {
+    return this.#failing;
   }
 
   /** Reads on until stopped, handing each fetched batch to `take` in order. */
@@ -57,6 +63,7 @@ export class EventTail {
         next = undefined;
         if (this.#stopping.signal.aborted) return;
         failures = 0;
+        this.#failing = undefined;
         if (records.length === 0) continue;
         const batch = await this.#decode(records);
         for (const t of batch) this.#position[t.partition] = t.offset + 1;
@@ -72,6 +79,7 @@ export class EventTail {
       } catch (err) {
         next = undefined;
         const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures++);
+        this.#failing ??= { since: Date.now(), error: (err as Error).message };
         this.log.warn({ err, retry_in_ms: delay }, 'stream: reading security.events failed; retrying');
         await sleep(delay, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
         await this.#skipDeleted().catch(() => undefined);

@@ -1,6 +1,7 @@
 // The WebSocket hub of one API instance (README "Live event stream"): its own reader of security.events
 // feeds every subscribed connection whose filters match; a ring of recent records and reads from Kafka by
 // offset resume clients that reconnect, here or from another instance.
+import type { ComponentHealth } from '../../platform/health/model.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
@@ -61,6 +62,9 @@ export interface HubOptions {
  */
 const MAX_LEAD = 100_000;
 
+/** A failure of reading the topic shorter than this is a retry, not yet a fault worth reporting. */
+const FAILING_FOR_MS = 15_000;
+
 /** Spec "Limits" say nothing of client messages; filters fit easily in this. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
@@ -111,6 +115,19 @@ export class StreamHub {
     this.#leases.start();
     this.#tail.run((batch) => this.#take(batch));
     this.#running = true;
+  }
+
+  /**
+   * The hub as a component of the health model (docs/operations.md): down when it is not running or its
+   * reads of security.events have failed for FAILING_FOR_MS (clients then receive nothing).
+   */
+  health(now = Date.now()): ComponentHealth {
+    if (!this.#running) return { status: 'down', reason: 'not running' };
+    const failing = this.#tail.failing;
+    if (failing !== undefined && now - failing.since > FAILING_FOR_MS) {
+      return { status: 'down', reason: `reading security.events has failed for ${Math.round((now - failing.since) / 1000)} s: ${failing.error}` };
+    }
+    return { status: 'ok', reason: '' };
   }
 
   /** Takes over an upgrade request of the stream's path. */

@@ -1,6 +1,7 @@
 // Sends due attempts: claims them from the queue (queue.ts), signs and POSTs each (sender.ts), decides
 // what follows (outcome.ts) and records results in batches. Concurrency is bounded per instance and per
 // webhook, so a slow or dead endpoint holds at most its own slots while the others keep flowing.
+import type { ComponentHealth } from '../../platform/health/model.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import type { Config } from '../../platform/config.ts';
@@ -57,6 +58,9 @@ export async function attemptDelivery(claimed: ClaimedAttempt, secret: string, d
   return { claimed, result, decision, attemptedAt };
 }
 
+/** A claim failing for less than this is a retry, not yet a fault worth reporting. */
+const FAILING_FOR_MS = 15_000;
+
 export class Dispatcher {
   readonly #deps: DispatcherDeps;
   readonly #secrets: SecretCache;
@@ -73,6 +77,7 @@ export class Dispatcher {
   #cancelPoll: (() => void) | undefined;
   #metricsTimer: NodeJS.Timeout | undefined;
   readonly #idle = new Set<() => void>();
+  #failing: { since: number; error: string } | undefined;
 
   constructor(deps: DispatcherDeps) {
     this.#deps = deps;
@@ -84,6 +89,20 @@ export class Dispatcher {
     this.#schedulePoll();
     this.#metricsTimer = setInterval(() => void this.#refreshMetrics(), METRICS_EVERY_MS).unref();
     this.wake();
+  }
+
+  /**
+   * The dispatcher as a component of the health model (docs/operations.md): down when every claim of due
+   * attempts has failed for FAILING_FOR_MS (deliveries wait meanwhile; failing endpoints are the webhooks'
+   * own health, GET /v1/webhooks/{id}).
+   */
+  health(now = Date.now()): ComponentHealth {
+    if (!this.#running) return { status: 'down', reason: 'not running' };
+    const failing = this.#failing;
+    if (failing !== undefined && now - failing.since > FAILING_FOR_MS) {
+      return { status: 'down', reason: `claiming due attempts has failed for ${Math.round((now - failing.since) / 1000)} s: ${failing.error}` };
+    }
+    return { status: 'ok', reason: '' };
   }
 
   /** Look for due attempts now (new deliveries were recorded, a replay was asked for). */
@@ -133,7 +152,9 @@ export class Dispatcher {
       while (this.#running && (await this.#claim()) > 0) {
         // Claim again at once while there is work and room: a backlog drains at full speed.
       }
+      this.#failing = undefined;
     } catch (err) {
+      this.#failing ??= { since: Date.now(), error: (err as Error).message };
       this.#deps.log.warn({ err }, 'webhook dispatcher: claiming due attempts failed; retrying at the next poll');
     }
   }

@@ -81,7 +81,7 @@ describe('system health across two instances', () => {
       return d.instances.length === 2 && kafkaOf(d)?.instances.length === 2 ? d : undefined;
     }, 20_000, () => JSON.stringify(last));
     expect(data.status).toBe('ok');
-    for (const name of ['kafka', 'postgres', 'consumers', 'event_relay']) expect(data.components.find((c) => c.component === name)?.status, name).toBe('ok');
+    for (const name of ['kafka', 'postgres', 'consumers', 'event_relay', 'stream_hub', 'webhook_dispatcher']) expect(data.components.find((c) => c.component === name)?.status, name).toBe('ok');
     stream = await StreamClient.authenticated(children[0]!.url, key);
     await stream.subscribe({ categories: ['system'] });
   }, 30_000);
