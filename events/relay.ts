@@ -8,6 +8,7 @@ import type { KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, gauge, histogram } from '../platform/metrics.ts';
 import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';
+import { WakeSignal } from '../platform/wake-signal.ts';
 import type { TopicCodec } from '../platform/codec/index.ts';
 import { eventRecord } from './event-record.ts';
 import { claimPending, forgetPublished, oldestPendingSeconds, type PendingEvent } from './outbox.ts';
@@ -38,10 +39,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class EventRelay implements RelaySignal {
   readonly #opts: Required<RelayOptions>;
-  /** Set by a wake (and at start, and after a failure): the next turn publishes everything pending. */
-  #wanted = true;
-  #stopping = false;
-  #interrupt: (() => void) | undefined;
+  /** Woken by a commit that stored events (and set at start, and after a failure): the next turn publishes everything pending. */
+  readonly #signal = new WakeSignal();
   #loop: Promise<void> | undefined;
   /** When the current unfinished turn began; undefined while idle. A failing turn stays unfinished until one succeeds. */
   #busySince: number | undefined;
@@ -58,14 +57,12 @@ export class EventRelay implements RelaySignal {
 
   /** After a commit that stored events: publish now rather than at the next sweep. Cheap; wakes coalesce. */
   wake(): void {
-    this.#wanted = true;
-    this.#interrupt?.();
+    this.#signal.wake();
   }
 
   /** Finishes the turn in progress, and one more if a wake came before the stop, then returns. */
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#interrupt?.();
+    this.#signal.stop();
     await this.#loop;
   }
 
@@ -79,13 +76,13 @@ export class EventRelay implements RelaySignal {
   }
 
   async #run(): Promise<void> {
+    const signal = this.#signal;
     let failed = 0;
     let nextSweep = Date.now();
-    while (!this.#stopping || this.#wanted) {
-      if (!this.#wanted && !this.#stopping) await this.#pause(nextSweep - Date.now(), true);
-      if (this.#stopping && !this.#wanted) return;
-      const minAgeMs = this.#wanted ? 0 : this.#opts.sweepMinAgeMs;
-      this.#wanted = false;
+    while (!signal.stopping || signal.wanted) {
+      if (!signal.wanted && !signal.stopping) await signal.pause(nextSweep - Date.now());
+      if (signal.stopping && !signal.wanted) return;
+      const minAgeMs = signal.take() ? 0 : this.#opts.sweepMinAgeMs;
       this.#busySince ??= Date.now();
       try {
         await this.#drain(minAgeMs);
@@ -101,9 +98,9 @@ export class EventRelay implements RelaySignal {
         this.#lastError = err as Error;
         this.#opts.log.warn({ err }, 'event relay turn failed; the events stay in the outbox');
         // Retried in full: what this turn failed to publish may have been a wake's.
-        this.#wanted = true;
-        if (this.#stopping) return;
-        await this.#pause(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failed++), false);
+        signal.want();
+        if (signal.stopping) return;
+        await signal.pause(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failed++), false);
       }
     }
   }
@@ -118,7 +115,7 @@ export class EventRelay implements RelaySignal {
         published.inc({ type: p.event.type });
         publishLag.observe(p.ageSeconds + sending);
       }
-      if (sent.length < this.#opts.batchSize || this.#stopping) return;
+      if (sent.length < this.#opts.batchSize || this.#signal.stopping) return;
     }
   }
 
@@ -129,20 +126,5 @@ export class EventRelay implements RelaySignal {
     await this.#opts.producer.send(pending.map((p) => eventRecord(this.#opts.codec, this.#opts.topic, p.event, p.change, p.revision)));
     await forgetPublished(client, pending.map((p) => p.event.id));
     return pending;
-  }
-
-  /** Waits `ms`, or less when stopping (or, if `wakeable`, when woken). */
-  async #pause(ms: number, wakeable: boolean): Promise<void> {
-    const until = Date.now() + ms;
-    while (!this.#stopping && !(wakeable && this.#wanted) && Date.now() < until) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, until - Date.now());
-        this.#interrupt = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#interrupt = undefined;
-    }
   }
 }

@@ -13,6 +13,7 @@ import { counter, gauge } from '../../platform/metrics.ts';
 import { startRetention } from '../../platform/periodic-job.ts';
 import { NotifyListener } from '../../platform/notify-listener.ts';
 import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
+import { WakeSignal } from '../../platform/wake-signal.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
 import { claimDueGates, claimThrough, expireSentCommands, GATE_COMMANDS_CHANNEL, oldestUnsentSeconds, recordFailed, recordSent, type PendingCommand } from './command-outbox.ts';
 
@@ -99,9 +100,7 @@ const HOUSEKEEPING_MS = 5_000;
 export class GateCommandSender {
   readonly #deps: CommandSenderDeps;
   readonly #opts: Required<CommandSenderOptions>;
-  #wanted = true;
-  #stopping = false;
-  #interrupt: (() => void) | undefined;
+  readonly #signal = new WakeSignal();
   #loop: Promise<void> | undefined;
   readonly #listener: NotifyListener;
   #nextHousekeeping = 0;
@@ -121,21 +120,20 @@ export class GateCommandSender {
 
   /** Send what is due now rather than at the next sweep. Wakes coalesce. */
   wake(): void {
-    this.#wanted = true;
-    this.#interrupt?.();
+    this.#signal.wake();
   }
 
   /** Finishes the turn in progress (a send waits at most its timeout), then stops listening. */
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#interrupt?.();
+    this.#signal.stop();
     await this.#loop;
     await this.#listener.stop();
   }
 
   async #run(): Promise<void> {
-    while (!this.#stopping) {
-      this.#wanted = false;
+    const signal = this.#signal;
+    while (!signal.stopping) {
+      signal.take();
       try {
         await this.#drain();
         if (Date.now() >= this.#nextHousekeeping) {
@@ -146,7 +144,7 @@ export class GateCommandSender {
       } catch (err) {
         this.#deps.log.warn({ err }, 'gate command sender turn failed; the commands stay in the outbox');
       }
-      if (!this.#wanted) await this.#pause(this.#opts.sweepEveryMs);
+      await signal.pause(this.#opts.sweepEveryMs);
     }
   }
 
@@ -158,21 +156,10 @@ export class GateCommandSender {
         if (due.length > 0) await sendClaimed(this.#deps, client, due);
         return due.length;
       });
-      if (claimed < this.#opts.batchSize || this.#stopping) return;
+      if (claimed < this.#opts.batchSize || this.#signal.stopping) return;
     }
   }
 
-  async #pause(ms: number): Promise<void> {
-    if (this.#stopping || this.#wanted) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#interrupt = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.#interrupt = undefined;
-  }
 }
 
 /** The processors role's sender, and the retention of what it sent. */
