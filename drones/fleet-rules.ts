@@ -43,6 +43,11 @@ export function flightSeconds(from: LonLat, to: LonLat, speedMps: number): numbe
   return distanceM(from, to) / Math.max(0.1, speedMps);
 }
 
+/** A drone's flight speed: the one it reports when moving, else the cruise speed (a docked drone reports 0). */
+export function speedOf(drone: Pick<DroneView, 'speedMps'>, s: Pick<FleetSettings, 'cruiseSpeedMps'>): number {
+  return drone.speedMps !== null && drone.speedMps > 0.5 ? drone.speedMps : s.cruiseSpeedMps;
+}
+
 /** Why a drone cannot take a mission to `target` now; undefined when it can. */
 export function unavailability(drone: DroneView, target: LonLat, now: number, s: FleetSettings): string | undefined {
   if (!LAUNCHABLE.has(drone.state)) return `${drone.id} is ${drone.state}`;
@@ -51,7 +56,7 @@ export function unavailability(drone: DroneView, target: LonLat, now: number, s:
   if (drone.batteryPercent < s.launchBatteryPercent) return `${drone.id} battery ${drone.batteryPercent}% is below ${s.launchBatteryPercent}%`;
   // There and back on what the battery holds above the low-battery level.
   const usableSeconds = (s.enduranceMinutes * 60 * (drone.batteryPercent - s.lowBatteryPercent)) / 100;
-  if (2 * flightSeconds(drone.position, target, drone.speedMps ?? s.cruiseSpeedMps) > usableSeconds) return `${drone.id} cannot reach the target and return on its battery`;
+  if (2 * flightSeconds(drone.position, target, speedOf(drone, s)) > usableSeconds) return `${drone.id} cannot reach the target and return on its battery`;
   return undefined;
 }
 
@@ -67,7 +72,7 @@ export function chooseDrone(drones: readonly DroneView[], target: LonLat, now: n
       reasons.push(why);
       continue;
     }
-    const seconds = flightSeconds(drone.position, target, drone.speedMps ?? s.cruiseSpeedMps);
+    const seconds = flightSeconds(drone.position, target, speedOf(drone, s));
     if (best === undefined || seconds < best.flightSeconds || (seconds === best.flightSeconds && drone.id < best.drone.id)) best = { drone, flightSeconds: seconds };
   }
   if (best !== undefined) return best;

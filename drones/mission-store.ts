@@ -140,15 +140,21 @@ const droneOf = (r: DroneRow): DroneRecord => ({
   speedMps: r.speed_mps, missionId: r.mission_id, lastSeen: Number(r.last_seen_ms), lostLinkRaised: r.lost_link, lowBatteryRaised: r.low_battery,
 });
 
-/** Every drone; `lock`: locked for the caller's transaction, skipping those another transaction holds (two dispatches never take one drone). */
-export async function listDrones(db: Pool | PoolClient, lock = false): Promise<DroneRecord[]> {
-  const { rows } = await db.query<DroneRow>(`SELECT ${DRONE_COLUMNS} FROM drones ORDER BY id${lock ? ' FOR UPDATE SKIP LOCKED' : ''}`);
+/** Every drone as last reported. */
+export async function listDrones(db: Pool | PoolClient): Promise<DroneRecord[]> {
+  const { rows } = await db.query<DroneRow>(`SELECT ${DRONE_COLUMNS} FROM drones ORDER BY id`);
   return rows.map(droneOf);
 }
 
 export async function readDrones(client: PoolClient, ids: readonly string[]): Promise<Map<string, DroneRecord>> {
-  const { rows } = await client.query<DroneRow>(`SELECT ${DRONE_COLUMNS} FROM drones WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [ids]);
+  const { rows } = await client.query<DroneRow>(`SELECT ${DRONE_COLUMNS} FROM drones WHERE id = ANY($1::text[])`, [ids]);
   return new Map(rows.map((r) => [r.id, droneOf(r)]));
+}
+
+/** Gives a free drone a mission; false when another mission took it first. */
+export async function claimDrone(client: PoolClient, droneId: string, missionId: string): Promise<boolean> {
+  const { rowCount } = await client.query('UPDATE drones SET mission_id = $2 WHERE id = $1 AND mission_id IS NULL', [droneId, missionId]);
+  return rowCount === 1;
 }
 
 export async function setDroneMission(client: PoolClient, droneId: string, missionId: string | null, onlyIfMission?: string): Promise<void> {

@@ -14,7 +14,7 @@ import { chooseDrone, etaOf, type FleetSettings } from './fleet-rules.ts';
 import { targetPoint } from './geo.ts';
 import { FINAL_STATUSES, transition, type MissionInput } from './mission-machine.ts';
 import { evidenceCaptured, missionAborted, missionCompleted, missionLaunched } from './mission-events.ts';
-import { existingMission, insertMission, listDrones, readMission, setDroneMission, updateMission, type Mission, type NewMission, type TimelineEntry } from './mission-store.ts';
+import { claimDrone, existingMission, insertMission, listDrones, readMission, setDroneMission, updateMission, type Mission, type NewMission, type TimelineEntry } from './mission-store.ts';
 
 const refusedReports = counter('pss_drone_reports_refused_total', 'Fleet reports that contradicted their mission\'s state (recorded in its timeline, not applied), by report type', ['type']);
 const unknownReports = counter('pss_drone_reports_unknown_mission_total', 'Fleet reports naming a mission we do not know');
@@ -58,11 +58,19 @@ export async function requestMission(client: PoolClient, m: NewMission, s: Missi
 /**
  * Gives a waiting mission the available drone nearest by flight time and writes its launch command; the
  * fleet's acknowledgement is due within the ack timeout. Without a drone it keeps waiting (its request
- * deadline stands). The drones are locked SKIP LOCKED: two dispatches at once never take one drone.
+ * deadline stands).
  */
 export async function assignDrone(client: PoolClient, mission: Mission, s: MissionSettings, now: Date): Promise<{ droneId?: string; reasons?: string[] }> {
   const target = targetPoint(mission.target);
-  const choice = chooseDrone(await listDrones(client, true), target, now.getTime(), s);
+  // Read without locks (the telemetry intake holds drone rows briefly); the chosen drone is then claimed
+  // with a conditional update, so two dispatches at once never take one drone: the loser chooses again.
+  let drones = await listDrones(client);
+  let choice = chooseDrone(drones, target, now.getTime(), s);
+  while (choice.drone !== undefined && !(await claimDrone(client, choice.drone.id, mission.id))) {
+    const taken = choice.drone.id;
+    drones = drones.filter((d) => d.id !== taken);
+    choice = chooseDrone(drones, target, now.getTime(), s);
+  }
   if (choice.drone === undefined) {
     const detail = `no drone available: ${choice.reasons.join('; ')}`;
     const last = mission.timeline[mission.timeline.length - 1];
@@ -72,7 +80,6 @@ export async function assignDrone(client: PoolClient, mission: Mission, s: Missi
   const drone = choice.drone;
   const attempt = mission.launch_attempts + 1;
   const eta = etaOf(drone.position, target, drone.speedMps, s);
-  await setDroneMission(client, drone.id, mission.id);
   await updateMission(client, mission.id, {
     drone_id: drone.id, dock_id: drone.dockId, launch_attempts: attempt, deadline_at: new Date(now.getTime() + s.ackTimeoutMs).toISOString(),
     eta_seconds: eta.etaSeconds, remaining_distance_m: eta.remainingM, battery_percent: drone.batteryPercent,

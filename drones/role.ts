@@ -22,8 +22,9 @@ export interface DronesOptions {
 /** One sweep of the monitor at `now` (tests run it at a moved instant); true when events were stored. */
 export async function sweepFleet(pool: Pool, s: MissionSettings, now: Date, onUnanswered?: UnansweredHook): Promise<number> {
   return inTransaction(pool, async (client) => {
-    const lost = await sweepLostLinks(client, s, now);
+    // Deadlines first: a mission that timed out releases its drone, which is then on the ground and no longer missed.
     const swept = await sweepMissions(client, s, now);
+    const lost = await sweepLostLinks(client, s, now);
     for (const u of swept.unanswered) await onUnanswered?.(client, u);
     return lost.length + swept.events.length;
   });

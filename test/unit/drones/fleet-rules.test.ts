@@ -22,6 +22,12 @@ describe('drone choice', () => {
     expect(choice.drone === undefined ? 0 : choice.flightSeconds).toBeCloseTo(distanceM(a.position, TARGET) / 30, 6);
   });
 
+  it('takes the cruise speed for a drone that reports none or 0 (docked)', () => {
+    const docked = drone('a', { speedMps: 0 });
+    const choice = chooseDrone([docked], TARGET, T0, S);
+    expect(choice.drone === undefined ? 0 : choice.flightSeconds).toBeCloseTo(distanceM(docked.position, TARGET) / S.cruiseSpeedMps, 6);
+  });
+
   it('breaks ties by id', () => {
     expect(chooseDrone([drone('b'), drone('a')], TARGET, T0, S).drone?.id).toBe('a');
   });
