@@ -3,7 +3,7 @@
 // soon as it is registered; a route that takes a body needs a valid one in VALID_BODIES, whose string
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature, positionStreamFeature } from '../../../../app/features.ts';
+import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature, positionStreamFeature, dronesFeature } from '../../../../app/features.ts';
 import { readEvent } from '../../../../events/queries.ts';
 import { attachEvent } from '../../../../incidents/store.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
@@ -53,6 +53,9 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/transactions/{transaction_id}/override': { decision: 'approved', reason: 'Checked at the lane by hand', operator_id: 'op-1', notes: 'n' },
   // With a gate, so the gate's strings are spoiled too; every case is refused, so the shared configuration is untouched.
   'PUT /v1/system/config': { ...DEFAULT_SYSTEM_CONFIG, gates: [{ id: 'G-bad-input', name: 'Bad input gate' }] },
+  'POST /v1/drones/missions': { kind: 'inspect', target: { type: 'Point', coordinates: [-30.0, 40.0] }, subject: 'bad-input', incident_id: 'inc_bad_input' },
+  'POST /v1/drones/missions/{mission_id}/abort': { reason: 'manual', note: 'bad input' },
+  'POST /v1/ingest/drones': { drone_id: 'bad-input-drone', dock_id: 'bad-input-dock', at: '2026-01-01T00:00:00Z', position: { lon: -30.0, lat: 40.0 }, altitude_m: 0, battery_percent: 50, mode: 'docked', link: 'up' },
 };
 
 const DEPTH = 100_000;
@@ -84,8 +87,12 @@ describe('bad input on every operation of the OpenAPI document', () => {
   const pathValues: Record<string, string> = {};
 
   beforeAll(async () => {
-    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, incidentsFeature, webhooksFeature(), gateFeature, vesselsFeature, systemFeature]);
+    svc = await startTestService({ PSS_TOPIC_PREFIX: prefix, PSS_RATE_LIMIT_BURST: '100000' }, [authFeature, ingestFeature, maritimeFeature, eventsFeature, incidentsFeature, webhooksFeature(), gateFeature, vesselsFeature, systemFeature, dronesFeature]);
     admin = (await svc.key(['admin'])).key;
+    // A mission (no drone reports here: it waits in requested), for the routes that name one.
+    const mission = await call(`${svc.url}/v1/drones/missions`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/drones/missions'] });
+    expect(mission.status, mission.text).toBe(201);
+    pathValues.mission_id = mission.json.data.id;
     const zone = await fetch(`${svc.url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(ZONE) });
     expect(zone.status).toBe(201);
     pathValues.zone_id = ((await zone.json()) as { data: { id: string } }).data.id;
@@ -108,6 +115,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
   afterAll(async () => {
     if (pathValues.zone_id) await call(`${svc.url}/v1/maritime/zones/${pathValues.zone_id}`, admin, { method: 'DELETE' });
     await svc?.context.pool.query(`DELETE FROM webhooks WHERE url LIKE 'https://hooks.example.com/%'`);
+    await svc?.context.pool.query(`DELETE FROM drone_missions WHERE subject = 'bad-input' OR incident_id = 'inc_bad_input'`);
     const incidents = (await svc?.context.pool.query<{ incident_id: string }>(`SELECT DISTINCT i.incident_id FROM incident_events AS i JOIN security_events AS e ON e.id = i.event_id WHERE source_module = 'perimeter.bad-input'`))?.rows.map((r) => r.incident_id) ?? [];
     await svc?.context.pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.bad-input' OR (source_module = 'incidents' AND body->>'source_device' = ANY($1::text[]))`, [incidents]);
     await svc?.context.pool.query('DELETE FROM incident_changes WHERE incident_id = ANY($1::text[])', [incidents]);
