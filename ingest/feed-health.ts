@@ -1,5 +1,5 @@
-// The ingest feeds as components of the health model, `ais_source:<feed>` (docs/operations.md "Feed
-// silence"): down while silent past its limit (ingest/feed-watch.ts). The same pass records the outage
+// The ingest feeds as components of the health model, `ais_source:<feed>` and `gate_lane:<gate>/<lane>`
+// (docs/operations.md "Feed silence"): down while silent past its limit (ingest/feed-watch.ts). The same pass records the outage
 // in Postgres when it begins and closes it when the feed is back, for the zone processors' AIS-gap rule.
 import type { ServiceContext } from '../platform/context.ts';
 import { closeFeedOutages, openFeedOutage } from '../platform/health/feed-outages.ts';
@@ -25,6 +25,11 @@ export function feedHealthSource(ctx: ServiceContext): HealthSource {
         rt.feeds.closed(s.feed, resumedAt);
       }
       out[`ais_source:${s.feed}`] = { status: 'ok', reason: '' };
+    }
+    for (const s of rt.lanes?.statuses(now) ?? []) {
+      out[`gate_lane:${s.feed}`] = s.silent
+        ? { status: 'down', reason: `no reading for ${seconds(now - s.lastAt)} s (limit ${seconds(s.limitMs)} s); last at ${new Date(s.lastAt).toISOString()}` }
+        : { status: 'ok', reason: '' };
     }
     return out;
   };

@@ -21,6 +21,10 @@ export interface IngestRuntime {
   now: () => number;
   /** When each AIS feed was last heard (feed silence, docs/operations.md). */
   feeds: FeedWatch;
+  /** When each gate lane was last heard, when PSS_GATE_LANE_SILENCE_MS is set. */
+  lanes: FeedWatch | undefined;
+  /** Hands a gate lane to `lanes`: the GateContext hook of both gate paths. */
+  heardLane: ((lane: string) => void) | undefined;
 }
 
 export function producerQueueFor(ctx: Pick<ServiceContext, 'config' | 'log' | 'producer' | 'topics'>, replaceRefused?: ProducerQueueOptions['replaceRefused']): ProducerQueue {
@@ -42,7 +46,11 @@ export function createIngestRuntime(ctx: RuntimeContext): IngestRuntime {
   const queue = producerQueueFor(ctx, (record, code) => refusedRecordLetter(record, code, ctx.topics, ctx.codec, Date.now()));
   const feeds = new FeedWatch({ fixedMs: ctx.config.feedSilenceMs, minMs: ctx.config.feedSilenceMinMs, maxMs: ctx.config.feedSilenceMaxMs });
   const records = new AisRecords(ctx.topics, ctx.codec, (source) => feeds.heard(source, Date.now()));
-  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records, queue, now: Date.now, feeds };
+  // Lanes follow the shifts, so their silence is only judged against a configured limit, never a learned rate.
+  const limit = ctx.config.gateLaneSilenceMs;
+  const lanes = limit > 0 ? new FeedWatch({ fixedMs: limit, minMs: limit, maxMs: limit }) : undefined;
+  const heardLane = lanes === undefined ? undefined : (lane: string) => lanes.heard(lane, Date.now());
+  return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records, queue, now: Date.now, feeds, lanes, heardLane };
 }
 
 const runtimes = new WeakMap<RuntimeContext, IngestRuntime>();

@@ -60,7 +60,7 @@ export const ingestRoutes: RouteDef[] = [
       const body = await parseJson(req, res, rt.config);
       const items = Array.isArray(body) ? body : [body];
       checkItemCount(items.length, rt.config, 'readings');
-      const outcome = gateItems(items, { topics: rt.topics, codec: rt.codec, source: `http:${principal.credentialId}`, maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now });
+      const outcome = gateItems(items, { topics: rt.topics, codec: rt.codec, source: `http:${principal.credentialId}`, maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now, heardLane: rt.heardLane });
       await produce(rt, outcome.records);
       answer(res, outcome.answer);
     },

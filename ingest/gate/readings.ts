@@ -36,6 +36,8 @@ export interface GateContext {
   /** Largest reading, as JSON text: a larger one is rejected as record_too_large before it is parsed or validated. */
   maxItemBytes: number;
   now: () => number;
+  /** Told `<gate>/<lane>` of every accepted reading (lane silence, docs/operations.md), when watched. */
+  heardLane?: (lane: string) => void;
 }
 
 /** One item: a parsed JSON value (HTTP) or the text of a raw-topic record. Never throws. */
@@ -54,6 +56,7 @@ export function processGateItem(item: unknown, ctx: GateContext): GateOutcome {
   if (!validateReading(value)) return reject(ctx, rawText(item), at, 'reading_invalid', describeErrors(validateReading.errors));
   const reading: GateReadingRecord = { ...value, source: ctx.source, received_at: at, findings: findingsOf(value) };
   const record: OutRecord = { topic: ctx.topics.gateReadings, key: value.gate, value: ctx.codec.encode('gateReadings', reading) };
+  ctx.heardLane?.(`${value.gate}/${value.lane}`);
   return { accepted: true, record, reading };
 }
 

@@ -54,7 +54,7 @@ export async function startGateRawConsumer(ctx: ServiceContext, rt: IngestRuntim
     const { values } = await rt.codec.decode('gateReadingsRaw', records);
     for (const { record, value: text } of values) {
       const source = rawSourceOf(record, 'gate.readings.raw', false);
-      const outcome = processGateItem(text, { topics: rt.topics, codec: rt.codec, source, maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now });
+      const outcome = processGateItem(text, { topics: rt.topics, codec: rt.codec, source, maxItemBytes: rt.config.ingestMaxItemBytes, now: rt.now, heardLane: rt.heardLane });
       if (!outcome.accepted) ingestMetrics.rejected.inc({ reason: outcome.reason });
       out.push(outcome.record);
     }

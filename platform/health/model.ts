@@ -45,10 +45,14 @@ export interface CombinedHealth extends ComponentHealth {
 
 /**
  * Across instances: down when every instance that reports the component says down; degraded when some
- * do (the service still works through the others) or any says degraded; else ok. `since` is when the
+ * do (the service still works through the others) or any says degraded; else ok. A feed is ok when any
+ * instance hears it (the others' silence is only theirs). `since` is when the
  * newest of the reports that decide the status began; the reason lists the instances that are not ok.
  */
-export function combine(reports: readonly InstanceReport[]): CombinedHealth {
+export function combine(all: readonly InstanceReport[]): CombinedHealth {
+  // A feed may reach several instances (HTTP ingest behind a balancer): heard by one, it is not silent.
+  const heard = all.some((r) => r.status === 'ok' && FEEDS.has(kindOf(r.component)));
+  const reports = heard ? all.filter((r) => r.status === 'ok') : all;
   const down = reports.filter((r) => r.status === 'down');
   const notOk = reports.filter((r) => r.status !== 'ok');
   const status: HealthStatus = reports.length > 0 && down.length === reports.length ? 'down' : notOk.length > 0 ? 'degraded' : 'ok';
@@ -58,10 +62,19 @@ export function combine(reports: readonly InstanceReport[]): CombinedHealth {
     status === 'ok'
       ? ''
       : [...new Set(notOk.map((r) => r.reason || r.status))].join('; ') + (reports.length > 1 ? ` (${notOk.length} of ${reports.length} instances)` : '');
-  const instances = [...reports]
+  const instances = [...all]
     .sort((a, b) => a.instance_id.localeCompare(b.instance_id))
     .map((r) => ({ instance_id: r.instance_id, status: r.status, since: r.since.toISOString(), reason: r.reason }));
   return { status, reason, since, instances };
+}
+
+/** Components that are ingest feeds: ok when any instance hears them. */
+const FEEDS = new Set(['ais_source', 'gate_lane']);
+
+/** `consumer_group` of `consumer_group:pss-webhooks`. */
+export function kindOf(component: string): string {
+  const at = component.indexOf(':');
+  return at < 0 ? component : component.slice(0, at);
 }
 
 /** The agreed status of a component: what the last system_health_change said, and a differing status waiting out the debounce. */

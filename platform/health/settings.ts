@@ -32,6 +32,12 @@ export const HEALTH_SETTINGS = {
     default: '60000',
     parse: int(100, 86_400_000),
   },
+  gateLaneSilenceMs: {
+    env: 'PSS_GATE_LANE_SILENCE_MS',
+    description: 'A gate lane (gate and lane of its readings) silent for longer than this is down (one system_health_change). 0: lanes are not watched (their traffic follows the shifts, so no rate is learned).',
+    default: '0',
+    parse: int(0, 86_400_000),
+  },
   feedSilenceMaxMs: {
     env: 'PSS_FEED_SILENCE_MAX_MS',
     description: 'Ceiling of a learned feed silence limit (PSS_FEED_SILENCE_MS 0).',

@@ -13,6 +13,14 @@ describe('combine: one component across instances', () => {
     expect(combine([report('a', 'ok', 3), report('b', 'ok', 5)])).toMatchObject({ status: 'ok', reason: '', since: at(5) });
   });
 
+  it('counts a feed heard by any instance as ok (another instance\'s silence is only its own)', () => {
+    const feed = (instance_id: string, status: InstanceReport['status']): InstanceReport => ({ ...report(instance_id, status, 0, 'no report for 90 s'), component: 'ais_source:north' });
+    const view = combine([feed('a', 'down'), feed('b', 'ok')]);
+    expect(view.status).toBe('ok');
+    expect(view.instances.map((i) => i.status)).toEqual(['down', 'ok']);
+    expect(combine([feed('a', 'down'), feed('b', 'down')]).status).toBe('down');
+  });
+
   it('lists each instance\'s view', () => {
     expect(combine([report('b', 'ok'), report('a', 'down', 0, 'x')]).instances.map((i) => [i.instance_id, i.status])).toEqual([['a', 'down'], ['b', 'ok']]);
   });
