@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What `npm run bench` runs: the figures each issue names. */
-const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipeline', 'events-query', 'event-stream', 'webhooks', 'gate-transactions-query', 'gate-pipeline', 'positions-sink', 'response', 'incidents-query'];
+const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipeline', 'events-query', 'event-stream', 'webhooks', 'gate-transactions-query', 'gate-pipeline', 'positions-sink', 'response', 'incidents-query', 'drones'];
 /**
  * Runnable by name only: kafka-clients compared kafkajs with @platformatic/kafka once, to choose the
  * client (README "Kafka client"), and kafka-consume measured Confluent's librdkafka client on our consume

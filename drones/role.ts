@@ -12,7 +12,7 @@ import { sweepLostLinks, sweepMissions } from './monitor.ts';
 import type { MissionSettings } from './missions.ts';
 import { fleetSettings } from './settings.ts';
 
-const appliedSeconds = histogram('pss_drone_record_seconds', 'From a fleet record appended to drone.telemetry / drone.reports to its state change committed', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5]);
+export const appliedSeconds = histogram('pss_drone_record_seconds', 'From a fleet record appended to drone.telemetry / drone.reports to its state change committed', [], [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 5]);
 
 export interface DronesOptions {
   /** A mission that timed out, was rejected or failed: its incident escalates (the response loop records the action). */
