@@ -88,7 +88,7 @@ describe('topic codec', () => {
     const idOf = (codec: TopicCodec) => (codec.encode('deadLetter', {} as never) as Buffer).readUInt32BE(1);
     expect(idOf(again)).toBe(idOf(first));
     const subjects = (await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => registry.subjectsOf(id)))).flat().sort();
-    expect(subjects).toEqual(['p.ais.positions-value', 'p.ais.static-value', 'p.ais.stations-value', 'p.gate.appointments-value', 'p.gate.commands-value', 'p.gate.readings-value', 'p.ingest.deadletter-value', 'p.security.events-value']);
+    expect(subjects).toEqual(['p.ais.positions-value', 'p.ais.static-value', 'p.ais.stations-value', 'p.drone.commands-value', 'p.gate.appointments-value', 'p.gate.commands-value', 'p.gate.readings-value', 'p.ingest.deadletter-value', 'p.security.events-value']);
   });
 
   it('refuses a wrong magic byte, in either mode', async () => {
