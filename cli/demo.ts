@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '../platform/log.ts';
 import type { SecurityEvent } from '../schemas/event.ts';
 import { DEMO_ZONES } from './demo/copenhagen-port.ts';
 import { driveGateLane } from './demo/gate-lane.ts';
+import { startDemoFleet } from './demo/drone-fleet.ts';
 import { FEATURES } from '../app/features.ts';
 import { startService, type RunningService } from '../app/service.ts';
 
@@ -38,9 +39,12 @@ export async function demoCommand(args: string[]): Promise<number> {
   const replay = replayLooped(service, Number(values.minutes) * 60_000);
   const gateLane = new AbortController();
   driveGateLane(service.context, gateLane.signal);
+  // Four simulated drones: an entry into the naval base (critical) sends one (mission_launched, evidence_captured, mission_completed).
+  const fleet = config.roles.includes('processors') ? await startDemoFleet(service.context) : undefined;
   const stop = async () => {
     replay.abort();
     gateLane.abort();
+    await fleet?.stop();
     await printer.stop();
     await service.stop();
     process.exit(0);
@@ -131,6 +135,7 @@ function printBanner(service: RunningService, key: string): void {
       `Port Security Service demo: ${service.url}`,
       `  demo API key (admin, 1 day): ${key}`,
       `  zones:  curl -H "Authorization: Bearer ${key}" ${service.url}/v1/maritime/zones`,
+      `  drones: curl -H "Authorization: Bearer ${key}" ${service.url}/v1/drones/missions`,
       `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
       `  live event stream (README "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
       `    then type: {"type":"subscribe","filters":{"categories":["maritime"],"min_severity":"medium"}}`,

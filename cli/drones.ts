@@ -9,8 +9,8 @@ import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 
-/** Two docks on the Copenhagen demo port (cli/demo/copenhagen-port.ts). */
-const DEFAULT_DOCKS = 'dock-north:12.5990:55.7010,dock-south:12.6050:55.6890';
+/** Four docks on the Copenhagen demo port (cli/demo/copenhagen-port.ts): by the cruise terminal, the naval base and the harbour mouth. */
+export const DEFAULT_DOCKS = 'dock-north:12.5990:55.7010,dock-south:12.6050:55.6890,dock-holmen:12.6020:55.6820,dock-east:12.6150:55.6950';
 
 export function parseDocks(text: string): SimDock[] {
   return text.split(',').filter((s) => s.trim() !== '').map((part) => {
