@@ -14,8 +14,9 @@ const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipelin
  * generates 10,000,000 positions first, which takes several minutes (README "Analysts"); vessel-directory
  * measured a decision (README vessel decision 8). pipeline (end to end, TCP feed to WebSocket client and
  * webhook, two layouts of the service's processes) steps through several rates per layout: 7-11 minutes.
+ * console (issue 26) needs Chromium (infra/chromium.sh) and runs about 2 minutes.
  */
-const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory', 'pipeline'];
+const ON_REQUEST = ['kafka-clients', 'kafka-consume', 'analyst-queries', 'vessel-directory', 'pipeline', 'console'];
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((b) => !DEFAULT_BENCHES.includes(b) && !ON_REQUEST.includes(b));

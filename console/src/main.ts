@@ -5,6 +5,7 @@ import { ApiError, createApi, type Api } from './api.ts';
 import { AuthError, completeSignIn, refresh, signIn, signOut, storedSession, type Session } from './auth.ts';
 import { loadConfig, portTime, type ConsoleConfig } from './config.ts';
 import { createEventsPanel } from './events-panel.ts';
+import { createIncidentsPanel, type IncidentsPanel } from './incidents-panel.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -22,6 +23,7 @@ window.addEventListener('unhandledrejection', (e) => showError(e.reason));
 
 async function main(): Promise<void> {
   setWorkerUrl(new URL('maplibre-gl-worker.mjs', location.href.replace(/[^/]*$/, '')).href);
+  performance.mark('console:script');
   const config = await loadConfig();
   let session: Session | undefined;
   try {
@@ -63,7 +65,9 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     return session.accessToken;
   };
   window.setInterval(() => void token().catch(() => undefined), 30_000);
-  const api = createApi(config.api_url, token, () => expired('Your session has ended; sign in again.'));
+  // The API is the origin that served the page (config.api_url names the public one, which a proxy may front).
+  const origin = location.origin;
+  const api = createApi(origin, token, () => expired('Your session has ended; sign in again.'));
   const can = (scope: string) => session.scopes.includes(scope) || session.scopes.includes('admin');
   const sockets: LiveSocket[] = [];
 
@@ -74,18 +78,17 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     signOut();
     location.replace(location.pathname);
   };
-  const ws = config.api_url.replace(/^http/, 'ws');
+  const ws = origin.replace(/^http/, 'ws');
 
   let map: LiveMap | undefined;
   if (can('maritime:read')) {
+    // The map's style, the zones and the position stream load side by side: each is a round trip or more.
     const ready = new Promise<void>((resolve) => (map = createMap($('#map'), config.tile_url, resolve)));
-    await ready;
     const live = map as unknown as LiveMap;
+    const zones = allPages<Zone>(api, '/maritime/zones?per_page=200');
+    zones.catch(() => undefined);
     // For troubleshooting from the browser's console, and for the browser tests: what the map holds.
     (window as unknown as { pssMap: LiveMap }).pssMap = live;
-    live.setZones(await allPages(api, '/maritime/zones?per_page=200'));
-    void loadCategories(api, live);
-    live.onVesselClick((mmsi) => void showVessel(api, live, config, mmsi).catch(showError));
     const positions = new LiveSocket({
       url: `${ws}/v1/positions/stream`,
       token,
@@ -102,8 +105,25 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     });
     positions.start();
     sockets.push(positions);
+    await ready;
+    performance.mark('console:map-loaded');
+    live.onVesselClick((mmsi) => void showVessel(api, live, config, mmsi).catch(showError));
+    live.setZones(await zones);
+    performance.mark('console:zones');
+    void loadCategories(api, live);
   } else {
     $('#map').textContent = 'Your account may not read maritime data (maritime:read): the map is not shown.';
+  }
+
+  setupTabs();
+  let incidents: IncidentsPanel | undefined;
+  if (can('events:read')) {
+    incidents = createIncidentsPanel($('#incidents'), { api, timezone: config.timezone, canWrite: can('events:write'), operator: '' });
+    const panel = incidents;
+    void panel.refresh().catch(showError);
+    window.setInterval(() => void panel.refresh().catch(() => undefined), 15_000);
+  } else {
+    $('#incidents').textContent = 'Your account may not read incidents (events:read).';
   }
 
   if (can('events:read')) {
@@ -117,6 +137,7 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
       timezone: config.timezone,
       alarmLevels: () => alarmLevels,
       onEvent: (m: Message) => {
+        if (String(m.event_type).startsWith('incident_')) void incidents?.refresh().catch(() => undefined);
         if (map && typeof m.location?.lat === 'number' && typeof m.location?.lng === 'number') map.flashEvent(m.location.lng, m.location.lat, m.severity);
       },
       onFilters: () => events.updateFilters(),
@@ -136,6 +157,30 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     $('#events').textContent = 'Your account may not read events (events:read).';
   }
 }
+
+/** The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says. */
+function setupTabs(): void {
+  const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role=tab]')];
+  const select = (tab: HTMLButtonElement) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+      ($(`#${t.getAttribute('aria-controls')}`) as HTMLElement).hidden = !on;
+    }
+  };
+  tabs.forEach((tab, i) => {
+    tab.onclick = () => select(tab);
+    tab.onkeydown = (e) => {
+      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+      const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length] as HTMLButtonElement;
+      select(next);
+      next.focus();
+    };
+  });
+}
+
+type Zone = Parameters<LiveMap['setZones']>[0][number];
 
 async function allPages<T>(api: Api, path: string): Promise<T[]> {
   const out: T[] = [];

@@ -57,6 +57,7 @@ function arrowImage(): ImageData {
 export function createMap(container: HTMLElement, tileUrl: string | null, onLoad: () => void): LiveMap {
   const topology = land10m as unknown as Topology;
   const landGeo = feature(topology, topology.objects.land as never) as unknown as GeoJSON.FeatureCollection;
+  performance.mark('console:land-decoded');
   const map = new maplibregl.Map({
     container,
     center: [12.6, 55.69],
@@ -65,10 +66,10 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
     style: {
       version: 8,
       sources: {
-        land: { type: 'geojson', data: landGeo, tolerance: 0.6 },
+        land: { type: 'geojson', data: landGeo, tolerance: 0.6, maxzoom: 9 },
         ...(tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256 } } : {}),
         zones: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
-        vessels: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
+        vessels: { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, maxzoom: 12, buffer: 32 },
         track: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
         flashes: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
       },
@@ -97,6 +98,8 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
   map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
   map.on('load', () => {
     map.addImage('arrow', arrowImage(), { sdf: true });
+    // Positions that came while the style loaded are drawn now.
+    schedule();
     onLoad();
   });
 
@@ -124,7 +127,10 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
         geometry: { type: 'Point', coordinates: [v.lon, v.lat] },
       });
     }
-    (map.getSource('vessels') as GeoJSONSource | undefined)?.setData({ type: 'FeatureCollection', features });
+    const source = map.getSource('vessels') as GeoJSONSource | undefined;
+    if (!source) return;
+    source.setData({ type: 'FeatureCollection', features });
+    if (!container.dataset.vessels) performance.mark('console:first-vessels');
     const now = Date.now();
     while (flashes.length > 0 && (flashes[0]?.until ?? 0) < now) flashes.shift();
     (map.getSource('flashes') as GeoJSONSource | undefined)?.setData({ type: 'FeatureCollection', features: flashes.map((f) => ({ type: 'Feature', properties: { severity: f.severity }, geometry: { type: 'Point', coordinates: [f.lng, f.lat] } })) });

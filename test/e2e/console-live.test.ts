@@ -4,8 +4,11 @@ import type { Browser, Page } from 'playwright-core';
 import { createApiKey } from '../../api/auth/api-keys.ts';
 import { hashPassword } from '../../api/auth/secrets.ts';
 import { insertOperator } from '../../api/auth/oauth-store.ts';
+import { readEvent } from '../../events/queries.ts';
+import { attachEvent } from '../../incidents/store.ts';
+import { inTransaction } from '../../platform/postgres.ts';
 import { consoleClientId } from '../../api/console/console-client.ts';
-import { authFeature, consoleFeature, eventsFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
+import { authFeature, consoleFeature, eventsFeature, incidentsFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { KafkaProducer } from '../../platform/kafka/index.ts';
 import { topicSpecs } from '../../platform/topics.ts';
@@ -58,12 +61,12 @@ describe('the operator console in Chromium', () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const config = testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_HTTP_PORT: String(port), PSS_PUBLIC_URL: url, PSS_AUTH_URL: url, PSS_RATE_LIMIT_BURST: '10000' });
-    service = await startService(config, ['api', 'processors'], testLog, [authFeature, maritimeFeature, vesselsFeature, eventsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
+    service = await startService(config, ['api', 'processors'], testLog, [authFeature, maritimeFeature, vesselsFeature, eventsFeature, incidentsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
     const { pool } = service.context;
     admin = (await createApiKey(pool, config.environment, { name: 'console-e2e', scopes: ['admin'] }, 'test')).key;
     const zone = await call(`${url}/v1/maritime/zones`, admin, { method: 'POST', json: ZONE });
     expect(zone.status, JSON.stringify(zone.json)).toBe(201);
-    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'maritime:read', 'maritime:write'] });
+    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'events:write', 'maritime:read', 'maritime:write'] });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     log = pageLog(page);
@@ -134,5 +137,36 @@ describe('the operator console in Chromium', () => {
     expect(shown.filter((id) => ids.includes(id as string)).sort()).toEqual(ids);
     await screenshot(page, '6-resumed');
     expect(log.filter((l) => l.startsWith('pageerror'))).toEqual([]);
+  });
+
+  it('acknowledges and resolves an incident from the queue, showing the API\'s refusal plainly', async () => {
+    const posted = await call(`${url}/v1/events`, admin, { method: 'POST', json: { type: 'fence_tamper', source_module: 'perimeter.console', title: `Fence cut ${RUN}`, location: { zone: `North fence ${RUN}` } } });
+    expect(posted.status, JSON.stringify(posted.json)).toBe(201);
+    const incidentId = await inTransaction(service.context.pool, async (client) =>
+      (await attachEvent(client, (await readEvent(client, posted.json.data.id))!, { groupWindowMinutes: 60, reopenWindowMinutes: 30 }, new Date()))!.incident.id);
+    await page.getByRole('tab', { name: 'Incidents' }).click();
+    const row = page.locator(`#incidents li[data-id="${incidentId}"] button`);
+    await expect.poll(async () => {
+      await page.getByLabel('show resolved').check();
+      await page.getByLabel('show resolved').uncheck();
+      return row.count();
+    }, { timeout: 20_000 }).toBe(1);
+    await row.click();
+    await page.locator('.incident h3', { hasText: `Fence cut ${RUN}` }).waitFor();
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => page.locator('.incident').getAttribute('data-status')).toBe('acknowledged');
+    // Resolving without a reason: the API's 422 is shown next to the form, in its words.
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => page.locator('.incident-actions .error').textContent()).toMatch(/resolution_reason/);
+    await screenshot(page, '7-incident-refused');
+    await page.getByLabel('Resolution reason').fill('Fox in the fence; repaired');
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => page.locator('.incident').getAttribute('data-status')).toBe('resolved');
+    await screenshot(page, '8-incident-resolved');
+    const stored = await call(`${url}/v1/incidents/${incidentId}`, admin);
+    expect(stored.json.data).toMatchObject({ status: 'resolved', resolution_reason: 'Fox in the fence; repaired', acknowledged_at: expect.any(String) });
+    const { pool } = service.context;
+    for (const table of ['incident_changes', 'incident_events', 'incidents']) await pool.query(`DELETE FROM ${table} WHERE ${table === 'incidents' ? 'id' : 'incident_id'} = $1`, [incidentId]);
+    await pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.console' OR (source_module = 'incidents' AND body->>'source_device' = $1)`, [incidentId]);
   });
 });
