@@ -12,7 +12,7 @@ import { SETTINGS } from '../../../app/config.ts';
 
 const ROOT = new URL('../../../', import.meta.url);
 const K8S = new URL('infra/k8s/', ROOT);
-const SETTING_NAMES = new Set(Object.values(SETTINGS).map((s) => s.env));
+const SETTING_NAMES = new Set<string>(Object.values(SETTINGS).map((s) => s.env));
 const SHUTDOWN_MS = Number(SETTINGS.shutdownTimeoutMs.default);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- manifests are free-form YAML, judged by the validators
