@@ -192,10 +192,31 @@ export async function expireMission(client: PoolClient, mission: Mission, now: D
   return apply(client, mission, { kind: 'deadline' }, detail, now);
 }
 
-/** Updates a flying mission's ETA, remaining distance and battery from its drone's telemetry. */
-export async function trackProgress(client: PoolClient, missionId: string, position: { lon: number; lat: number }, speedMps: number | null, battery: number, s: MissionSettings, now: Date): Promise<void> {
-  const mission = await readMission(client, missionId);
-  if (mission === undefined || FINAL_STATUSES.has(mission.status)) return;
-  const eta = etaOf(position, targetPoint(mission.target), speedMps, s);
-  await updateMission(client, missionId, { eta_seconds: mission.status === 'on_station' ? 0 : eta.etaSeconds, remaining_distance_m: eta.remainingM, battery_percent: battery }, [], now);
+export interface Progress {
+  missionId: string;
+  position: { lon: number; lat: number };
+  speedMps: number | null;
+  battery: number;
+}
+
+/** Updates the active missions' ETA, remaining distance and battery from their drones' telemetry: one read and one write per batch. */
+export async function trackProgress(client: PoolClient, progress: readonly Progress[], s: MissionSettings, now: Date): Promise<void> {
+  if (progress.length === 0) return;
+  const { rows } = await client.query<{ id: string; status: MissionStatus; target: Mission['target'] }>(
+    `SELECT id, status, target FROM drone_missions WHERE id = ANY($1::text[]) AND status IN ('requested', 'accepted', 'launched', 'on_station', 'returning')`,
+    [progress.map((p) => p.missionId)],
+  );
+  const missions = new Map(rows.map((r) => [r.id, r]));
+  const updates = progress.flatMap((p) => {
+    const m = missions.get(p.missionId);
+    if (m === undefined) return [];
+    const eta = etaOf(p.position, targetPoint(m.target), p.speedMps, s);
+    return [{ id: m.id, eta: m.status === 'on_station' ? 0 : eta.etaSeconds, remaining: eta.remainingM, battery: p.battery }];
+  });
+  if (updates.length === 0) return;
+  await client.query(
+    `UPDATE drone_missions AS m SET eta_seconds = u.eta, remaining_distance_m = u.remaining, battery_percent = u.battery, updated_at = $2
+       FROM jsonb_to_recordset($1::jsonb) AS u(id text, eta float8, remaining float8, battery float8) WHERE m.id = u.id`,
+    [JSON.stringify(updates), now],
+  );
 }

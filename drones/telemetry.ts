@@ -9,7 +9,7 @@ import { enqueueDroneCommands, returnHomeCommand } from './commands.ts';
 import { lowBatteryCleared, lowBatteryCrossed } from './fleet-rules.ts';
 import { droneLowBattery } from './mission-events.ts';
 import { readDrones, readMission, writeTelemetry, type TelemetryWrite } from './mission-store.ts';
-import { trackProgress, type MissionSettings } from './missions.ts';
+import { trackProgress, type MissionSettings, type Progress } from './missions.ts';
 import { FLYING_STATUSES } from './mission-machine.ts';
 
 export async function applyTelemetry(client: PoolClient, records: readonly DroneTelemetry[], s: MissionSettings, now: Date): Promise<SecurityEvent[]> {
@@ -18,6 +18,7 @@ export async function applyTelemetry(client: PoolClient, records: readonly Drone
   const known = await readDrones(client, [...byDrone.keys()]);
   const writes: TelemetryWrite[] = [];
   const events: SecurityEvent[] = [];
+  const progress: Progress[] = [];
   for (const [id, list] of byDrone) {
     const before = known.get(id);
     const fresh = list.filter((r) => before === undefined || Date.parse(r.at) > before.lastSeen).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
@@ -41,9 +42,10 @@ export async function applyTelemetry(client: PoolClient, records: readonly Drone
       id, dock_id: newest.dock_id ?? null, state: newest.mode, battery_percent: newest.battery_percent, lon: newest.position.lon, lat: newest.position.lat,
       altitude_m: newest.altitude_m, link: newest.link, speed_mps: newest.speed_mps ?? null, last_seen: newest.at, low_battery: mark,
     });
-    if (before?.missionId != null) await trackProgress(client, before.missionId, newest.position, newest.speed_mps ?? null, newest.battery_percent, s, now);
+    if (before?.missionId != null) progress.push({ missionId: before.missionId, position: newest.position, speedMps: newest.speed_mps ?? null, battery: newest.battery_percent });
   }
   await writeTelemetry(client, writes);
+  await trackProgress(client, progress, s, now);
   await storeEvents(client, events);
   return events;
 }
