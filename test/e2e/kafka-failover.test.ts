@@ -13,7 +13,7 @@ import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { valueOf } from '../support/codec.ts';
-import { CLUSTER_BROKERS, clusterUp, killNode, startNode } from '../support/kafka-cluster.ts';
+import { CLUSTER_BROKERS, clusterDown, clusterUp, killNode, startNode } from '../support/kafka-cluster.ts';
 import { consumeUntil, testConfig, testLog, unique } from '../support/stack.ts';
 import { StreamClient, type Message } from '../support/stream-client.ts';
 import { checksum, classA, message } from '../unit/ingest/ais/nmea-builder.ts';
@@ -24,9 +24,9 @@ const CLIENTS = 2;
 const LINES_PER_REQUEST = 10;
 const PAUSE_MS = 100;
 /** Ingest before the kill, while the broker is down, and after it is back. */
-const BEFORE_MS = 8_000;
-const DOWN_MS = 12_000;
-const AFTER_MS = 8_000;
+const BEFORE_MS = 5_000;
+const DOWN_MS = 8_000;
+const AFTER_MS = 4_000;
 
 /** A position inside the zone, timed by a tag block a little before now (the receiver's clock). */
 function line(mmsi: number): string {
@@ -58,9 +58,10 @@ describe('the broker leading most partitions lost under load, then back', { time
   let stream: StreamClient | undefined;
   let zoneId = '';
   let killed = 0;
+  let startedCluster = false;
 
   beforeAll(async () => {
-    await clusterUp();
+    startedCluster = await clusterUp();
     await migrate(config.databaseUrl, testLog);
     pool = createPool(config.databaseUrl, 2);
     zoneId = (await new ZoneStore(pool).create({
@@ -73,7 +74,9 @@ describe('the broker leading most partitions lost under load, then back', { time
     stream?.close();
     await child?.kill();
     // A failed run must not leave a node down for the next one.
-    if (killed > 0) await startNode(killed).catch(() => undefined);
+    if (killed > 0 && !startedCluster) await startNode(killed).catch(() => undefined);
+    // A cluster this test started is stopped again (three JVMs); one that was running is left running.
+    if (startedCluster) await clusterDown().catch(() => undefined);
     await pool?.query('DELETE FROM zones WHERE id = $1', [zoneId]);
     await pool?.end();
   });
@@ -165,10 +168,21 @@ describe('the broker leading most partitions lost under load, then back', { time
     const onTopic = new Map<number, number>();
     for (const m of mmsiOf(records)) onTopic.set(m, (onTopic.get(m) ?? 0) + 1);
     expect([...wanted].filter((m) => onTopic.get(m) !== 1)).toEqual([]);
-    expect([...onTopic].filter(([, n]) => n > 1)).toEqual([]);
+    // A sentence answered otherwise (503 after PSS_INGEST_HTTP_ACK_TIMEOUT_MS) is owed nothing: its send may
+    // have outlasted the producer's delivery timeout and been sent again by the ingest queue. Counted, not judged.
+    const repeatedUnaccepted = [...onTopic].filter(([m, n]) => n > 1 && !wanted.has(m)).length;
 
     // Every accepted vessel's zone entry reached the WebSocket client, once.
-    await expect.poll(() => [...wanted].filter((m) => !entries.has(m)).length, { timeout: 60_000, interval: 250 }).toBe(0);
+    const missingEntries = () => [...wanted].filter((m) => !entries.has(m));
+    await expect.poll(() => missingEntries().length, { timeout: 90_000, interval: 250 }).toBe(0).catch(async (err: unknown) => {
+      // Where the missing events stopped: stored, published, or not made at all.
+      const missing = missingEntries();
+      const stored = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM security_events WHERE type = 'zone_entry' AND (metadata->>'zone_id') = $1 AND (metadata->>'mmsi')::bigint = ANY($2::bigint[])`, [zoneId, missing]);
+      const published = await consumeUntil(topics.securityEvents, () => false, { kafka, timeoutMs: 5_000 });
+      const onTopic = new Set(published.map((r) => (valueOf(r) as { metadata: { mmsi?: number } }).metadata.mmsi));
+      const warnings = service.logs().filter((l) => /"level":(40|50|60)/.test(l)).slice(-15).map((l) => l.slice(0, 400));
+      throw new Error(`${missing.length} accepted vessels without a zone entry on the stream; ${stored.rows[0]?.n} of them stored, ${missing.filter((m) => onTopic.has(m)).length} on ${topics.securityEvents}; last warnings:\n${warnings.join('\n')}`, { cause: err });
+    });
     await new Promise((r) => setTimeout(r, 1_000));
     expect([...entries].filter(([, e]) => e.ids.size !== 1).map(([mmsi]) => mmsi)).toEqual([]);
     expect([...entries].filter(([, e]) => new Set(e.versions).size !== e.versions.length).map(([mmsi]) => mmsi)).toEqual([]);
@@ -197,6 +211,7 @@ describe('the broker leading most partitions lost under load, then back', { time
       requests: answers.length,
       accepted: wanted.size,
       not_accepted: answers.filter((a) => a.status !== 202).length,
+      not_accepted_sentences_written_twice: repeatedUnaccepted,
       statuses: Object.fromEntries([...new Set(answers.map((a) => a.status))].map((s) => [s, answers.filter((a) => a.status === s).length])),
       ingest_recovered_ms: firstAccepted ? firstAccepted.answeredAt - killedAt : undefined,
       slowest_accept_ms: Math.max(...answers.filter((a) => a.status === 202).map((a) => a.answeredAt - a.sentAt)),
@@ -209,6 +224,12 @@ describe('the broker leading most partitions lost under load, then back', { time
       readyz_clean_after_restart_ms: cleanAgain ? cleanAgain.at - backAt : undefined,
     };
     testLog.info(figures, 'kafka failover figures');
+    const warned = new Map<string, number>();
+    for (const l of service.logs().filter((x) => /"level":(40|50|60)/.test(x))) {
+      const msg = (JSON.parse(l) as { msg?: string }).msg ?? '?';
+      warned.set(msg, (warned.get(msg) ?? 0) + 1);
+    }
+    process.stdout.write(`kafka failover warnings: ${JSON.stringify(Object.fromEntries(warned))}\n`);
     process.stdout.write(`kafka failover figures: ${JSON.stringify(figures)}\n`);
   });
 });

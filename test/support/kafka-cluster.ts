@@ -16,8 +16,14 @@ async function cluster(...args: string[]): Promise<string> {
   return stdout;
 }
 
-/** Starts the three nodes unless they all answer already (then this takes a second). */
-export const clusterUp = () => cluster('up');
+/** Starts the three nodes unless they all answer already (then this takes a second). Resolves true when it started any. */
+export async function clusterUp(): Promise<boolean> {
+  const running = await cluster('status').then(() => true, () => false);
+  if (!running) await cluster('up');
+  return !running;
+}
+/** Stops the three nodes. */
+export const clusterDown = () => cluster('down');
 /** SIGKILL of node `id`: a broker lost without warning. */
 export const killNode = (id: number) => cluster('kill', String(id));
 /** Starts node `id` again and waits until it answers. */
