@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     coverage: {
       provider: 'v8',
-      include: ['app/**/*.ts', 'cli/**/*.ts', 'platform/**/*.ts', 'ingest/**/*.ts', 'processors/**/*.ts', 'events/**/*.ts', 'delivery/**/*.ts', 'incidents/**/*.ts', 'response/**/*.ts', 'api/**/*.ts'],
+      include: ['app/**/*.ts', 'cli/**/*.ts', 'platform/**/*.ts', 'ingest/**/*.ts', 'processors/**/*.ts', 'events/**/*.ts', 'delivery/**/*.ts', 'incidents/**/*.ts', 'response/**/*.ts', 'drones/**/*.ts', 'api/**/*.ts'],
       reporter: ['text-summary', 'html', 'lcov'],
     },
     projects: [
