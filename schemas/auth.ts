@@ -172,6 +172,7 @@ export const introspectionSchema = {
     expires_at: timestamp,
     client_id: { type: 'string', description: 'OAuth: the application client_id. API key: the key id.' },
     token_type: { type: 'string', enum: TOKEN_TYPES, description: '`oauth` for an OAuth access token, `api_key` for an API key.' },
+    subject: { type: 'string', description: 'Our addition. OAuth: the operator\'s username (the console fills operator fields with it). API key: the key\'s name.' },
   },
 } as const;
 export type Introspection = FromSchema<typeof introspectionSchema>;

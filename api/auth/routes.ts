@@ -71,6 +71,7 @@ export const authRoutes = [
         expires_at: principal.expiresAt?.toISOString() ?? null,
         client_id: principal.clientId,
         token_type: principal.kind === 'oauth' ? 'oauth' : 'api_key',
+        subject: principal.subject,
       });
     },
   }),

@@ -6,6 +6,7 @@ import { AuthError, completeSignIn, refresh, signIn, signOut, storedSession, typ
 import { loadConfig, portTime, type ConsoleConfig } from './config.ts';
 import { createEventsPanel } from './events-panel.ts';
 import { createIncidentsPanel, type IncidentsPanel } from './incidents-panel.ts';
+import { createGatePanel } from './gate-panel.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -124,6 +125,17 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     window.setInterval(() => void panel.refresh().catch(() => undefined), 15_000);
   } else {
     $('#incidents').textContent = 'Your account may not read incidents (events:read).';
+  }
+
+  // Who is signed in: operator fields (the gate override's operator_id) are filled with it.
+  let operator = '';
+  void api.get<{ data: { subject?: string } }>('/auth/introspect').then((r) => (operator = r.data.subject ?? ''), () => undefined);
+  if (can('transactions:read')) {
+    const gate = createGatePanel($('#gate'), { api, timezone: config.timezone, canWrite: can('transactions:write'), operator: () => operator });
+    void gate.refresh().catch(showError);
+    window.setInterval(() => void gate.refresh().catch(() => undefined), 15_000);
+  } else {
+    $('#gate').textContent = 'Your account may not read gate transactions (transactions:read).';
   }
 
   if (can('events:read')) {

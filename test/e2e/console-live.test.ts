@@ -8,12 +8,13 @@ import { readEvent } from '../../events/queries.ts';
 import { attachEvent } from '../../incidents/store.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import { consoleClientId } from '../../api/console/console-client.ts';
-import { authFeature, consoleFeature, eventsFeature, incidentsFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
+import { authFeature, consoleFeature, eventsFeature, gateFeature, incidentsFeature, ingestFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
 import { startService, type RunningService } from '../../app/service.ts';
 import { KafkaProducer } from '../../platform/kafka/index.ts';
 import { topicSpecs } from '../../platform/topics.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
 import { launchChromium, pageLog, screenshot } from '../support/browser.ts';
+import { reading } from '../support/gate-readings.ts';
 import { jsonCodec } from '../support/codec.ts';
 import { call } from '../support/service.ts';
 import { testConfig, testKafka, testLog, unique, withAdmin } from '../support/stack.ts';
@@ -61,12 +62,12 @@ describe('the operator console in Chromium', () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const config = testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_HTTP_PORT: String(port), PSS_PUBLIC_URL: url, PSS_AUTH_URL: url, PSS_RATE_LIMIT_BURST: '10000' });
-    service = await startService(config, ['api', 'processors'], testLog, [authFeature, maritimeFeature, vesselsFeature, eventsFeature, incidentsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
+    service = await startService(config, ['api', 'processors'], testLog, [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
     const { pool } = service.context;
     admin = (await createApiKey(pool, config.environment, { name: 'console-e2e', scopes: ['admin'] }, 'test')).key;
     const zone = await call(`${url}/v1/maritime/zones`, admin, { method: 'POST', json: ZONE });
     expect(zone.status, JSON.stringify(zone.json)).toBe(201);
-    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'events:write', 'maritime:read', 'maritime:write'] });
+    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'events:write', 'maritime:read', 'maritime:write', 'transactions:read', 'transactions:write'] });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     log = pageLog(page);
@@ -168,5 +169,37 @@ describe('the operator console in Chromium', () => {
     const { pool } = service.context;
     for (const table of ['incident_changes', 'incident_events', 'incidents']) await pool.query(`DELETE FROM ${table} WHERE ${table === 'incidents' ? 'id' : 'incident_id'} = $1`, [incidentId]);
     await pool.query(`DELETE FROM security_events WHERE source_module = 'perimeter.console' OR (source_module = 'incidents' AND body->>'source_device' = $1)`, [incidentId]);
+  });
+
+  it('overrides a flagged transaction with the signed-in operator, and shows it in its audit trail', async () => {
+    // A container id whose check digit is wrong (CSQU3054383 is right): the gate processor flags it for review.
+    const plate = `CN${RUN.toUpperCase()}`;
+    const ingested = await call(`${url}/v1/ingest/gate`, admin, { method: 'POST', json: reading({ reading_id: `rd-console-${RUN}`, captured_at: new Date().toISOString(), vehicle: { ...reading().vehicle!, plate, appointment_id: undefined } as never, container: { ...reading().container!, id: 'CSQU3054384' } }) });
+    expect(ingested.status, JSON.stringify(ingested.json)).toBeLessThan(300);
+    const listed = async () => (await call(`${url}/v1/transactions?vehicle_plate=${plate}`, admin)).json.data as { id: string; status: string }[];
+    await expect.poll(async () => (await listed())[0]?.status, { timeout: 30_000 }).toBe('flagged');
+    const id = (await listed())[0]!.id;
+    await page.getByRole('tab', { name: 'Gate' }).click();
+    const row = page.locator(`#gate li[data-id="${id}"] button`);
+    await expect.poll(async () => {
+      await page.getByRole('tab', { name: 'Incidents' }).click();
+      await page.getByRole('tab', { name: 'Gate' }).click();
+      return row.count();
+    }, { timeout: 20_000 }).toBe(1);
+    await row.click();
+    await page.locator('.transaction[data-status="flagged"]').waitFor();
+    expect(await page.locator('.transaction a[href^="https://cams.example/"]').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('.transaction').textContent()).toContain('container_check_digit');
+    await page.getByLabel('Reason (at least 10 characters)').fill('too short');
+    await page.getByRole('button', { name: 'Override' }).click();
+    await expect.poll(() => page.locator('.override .error').textContent()).toMatch(/reason/);
+    await screenshot(page, '9-override-refused');
+    await page.getByLabel('Reason (at least 10 characters)').fill('Checked the seal and papers at the lane');
+    await page.getByRole('button', { name: 'Override' }).click();
+    await expect.poll(() => page.locator('.transaction').getAttribute('data-status')).toBe('overridden');
+    await expect.poll(() => page.locator('.transaction .audit').textContent()).toContain(USER);
+    await screenshot(page, '10-override-audit');
+    const stored = (await call(`${url}/v1/transactions/${id}`, admin)).json.data;
+    expect(stored).toMatchObject({ status: 'overridden', decision: 'approved', operator: USER });
   });
 });
