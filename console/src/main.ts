@@ -7,6 +7,7 @@ import { loadConfig, portTime, type ConsoleConfig } from './config.ts';
 import { createEventsPanel } from './events-panel.ts';
 import { createIncidentsPanel, type IncidentsPanel } from './incidents-panel.ts';
 import { createGatePanel } from './gate-panel.ts';
+import { createZoneDraw } from './zone-draw.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -112,6 +113,8 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     live.setZones(await zones);
     performance.mark('console:zones');
     void loadCategories(api, live);
+    if (can('maritime:write')) createZoneDraw($('#zones'), { api, map: live, onSaved: async () => live.setZones(await allPages<Zone>(api, '/maritime/zones?per_page=200')) });
+    else $('#zones').textContent = 'Your account may not change zones (maritime:write).';
   } else {
     $('#map').textContent = 'Your account may not read maritime data (maritime:read): the map is not shown.';
   }

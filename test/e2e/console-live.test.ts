@@ -51,6 +51,7 @@ describe('the operator console in Chromium', () => {
   let log: string[];
   let url: string;
   let admin: string;
+  let zoneId: string | undefined;
 
   const produce = (positions: VesselPosition[]) =>
     producer.send(positions.map((p) => ({ topic: service.context.topics.aisPositions, key: String(p.mmsi), value: jsonCodec.encode('aisPositions', p) })));
@@ -67,6 +68,7 @@ describe('the operator console in Chromium', () => {
     admin = (await createApiKey(pool, config.environment, { name: 'console-e2e', scopes: ['admin'] }, 'test')).key;
     const zone = await call(`${url}/v1/maritime/zones`, admin, { method: 'POST', json: ZONE });
     expect(zone.status, JSON.stringify(zone.json)).toBe(201);
+    zoneId = zone.json.data.id;
     await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'events:write', 'maritime:read', 'maritime:write', 'transactions:read', 'transactions:write'] });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
@@ -76,7 +78,7 @@ describe('the operator console in Chromium', () => {
     await browser?.close();
     if (service) {
       const { pool } = service.context;
-      await pool.query(`DELETE FROM maritime_zones WHERE name = $1`, [ZONE.name]).catch(() => undefined);
+      if (zoneId) await call(`${url}/v1/maritime/zones/${zoneId}`, admin, { method: 'DELETE' });
       await pool.query('UPDATE oauth_tokens SET revoked_at = now() WHERE client_id = $1', [consoleClientId(service.context.config)]).catch(() => undefined);
       await service.stop();
     }
@@ -201,5 +203,28 @@ describe('the operator console in Chromium', () => {
     await screenshot(page, '10-override-audit');
     const stored = (await call(`${url}/v1/transactions/${id}`, admin)).json.data;
     expect(stored).toMatchObject({ status: 'overridden', decision: 'approved', operator: USER });
+  });
+
+  it('stores a zone drawn on the map, after showing the API\'s 422 next to its field', async () => {
+    await page.getByRole('tab', { name: 'Zones' }).click();
+    const box = (await page.locator('#map').boundingBox())!;
+    for (const [x, y] of [[150, 120], [300, 120], [300, 260]] as const) await page.mouse.click(box.x + x, box.y + y);
+    await expect.poll(() => page.locator('#zones').getAttribute('data-points')).toBe('3');
+    await page.getByRole('button', { name: 'Finish' }).click();
+    const name = `Drawn berth ${RUN}`;
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Buffer (m, empty for none)').fill('-5');
+    await page.getByRole('button', { name: 'Save zone' }).click();
+    await expect.poll(() => page.locator('[data-error=buffer]').textContent()).toMatch(/must be > 0/);
+    await screenshot(page, '11-zone-refused');
+    await page.getByLabel('Buffer (m, empty for none)').fill('150');
+    await page.getByRole('button', { name: 'Save zone' }).click();
+    await expect.poll(() => page.locator('#zones').getAttribute('data-saved')).toMatch(/./);
+    await screenshot(page, '12-zone-saved');
+    const stored = (await call(`${url}/v1/maritime/zones?per_page=200`, admin)).json.data as { name: string; geometry: { type: string; coordinates: number[][][] }; buffer?: { distance_meters: number } }[];
+    const zone = stored.find((z) => z.name === name);
+    expect(zone).toMatchObject({ geometry: { type: 'Polygon' }, buffer: { distance_meters: 150 } });
+    expect(zone?.geometry.coordinates[0]).toHaveLength(4);
+    expect((await call(`${url}/v1/maritime/zones/${(zone as unknown as { id: string }).id}`, admin, { method: 'DELETE' })).status).toBe(204);
   });
 });
