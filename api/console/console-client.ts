@@ -9,7 +9,7 @@ import { redirectUriProblem } from '../auth/clients.ts';
 
 export const CONSOLE_CLIENT_NAME = 'Operator console';
 
-/** Every scope but admin: an operator is granted those of them they hold (README "OAuth 2.0"). */
+/** Every scope but admin: an operator is granted those of them they hold (docs/api.md "OAuth 2.0"). */
 export const CONSOLE_SCOPES: string[] = SCOPES.filter((s) => s !== 'admin' && s !== 'ingest:write');
 
 export function consoleRedirectUri(config: Pick<Config, 'publicUrl'>): string {

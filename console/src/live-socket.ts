@@ -1,6 +1,6 @@
 // One of the service's WebSocket streams (events or positions), kept open: it authenticates with the current
 // access token, subscribes with the last resume handle it received, and reconnects with backoff 1, 2, 4 ...
-// 30 s, so nothing is lost or repeated across a disconnect (README "Live event stream: resume").
+// 30 s, so nothing is lost or repeated across a disconnect (docs/events-and-delivery.md "Live event stream").
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Message = Record<string, any>;
 
