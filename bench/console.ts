@@ -17,10 +17,16 @@ import { createLogger } from '../platform/log.ts';
 import { topicSpecs } from '../platform/topics.ts';
 import type { VesselPosition } from '../schemas/ais.ts';
 import type { Scope } from '../schemas/auth.ts';
-import { chromiumPath, CHROMIUM_ARGS } from '../test/support/browser.ts';
-import { jsonCodec } from '../test/support/codec.ts';
+import { TopicCodec } from '../platform/codec/index.ts';
 import { freshBenchDatabase } from './support/bench-database.ts';
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+
+/** As the browser tests start it (test/support/browser.ts): software WebGL, no sandbox (root). */
+const CHROMIUM_ARGS = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--no-sandbox'];
+const chromiumPath = () => execFileSync('bash', ['infra/chromium.sh', 'path'], { encoding: 'utf8' }).trim();
+/** Plain JSON values through the one codec, as the test stack runs. */
+const jsonCodec = new TopicCodec();
 
 const VESSELS = Number(process.env.PSS_BENCH_VESSELS ?? 10_000);
 const SECONDS = Number(process.env.PSS_BENCH_SECONDS ?? 60);
