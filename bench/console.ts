@@ -3,11 +3,13 @@
 //   - the console in headless Chromium (SwiftShader WebGL): the first view with zones and every vessel (goal
 //     under 2 s), main-thread tasks over 100 ms (Long Tasks API; goal none) and the JS heap after a forced
 //     GC at the start and the end of the minute (goal: flat);
-//   - 20 position-stream clients without filters (`ws`): positions received per second each and the delay
+//   - 20 position-stream clients without filters (`ws`, in a child process): positions received per second each and the delay
 //     from a round's send to its arrival (p50, p99).
 // Run: npm run bench console   (or node --import tsx bench/console.ts). Needs Chromium (infra/chromium.sh).
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { loadavg } from 'node:os';
-import { WebSocket } from 'ws';
+import { fileURLToPath } from 'node:url';
 import { createApiKey } from '../api/auth/api-keys.ts';
 import { loadConfig } from '../app/config.ts';
 import { authFeature, consoleFeature, maritimeFeature, positionStreamFeature } from '../app/features.ts';
@@ -83,24 +85,16 @@ async function main(): Promise<void> {
   await round();
   await new Promise((r) => setTimeout(r, 1500));
 
-  // 20 consoles' worth of position-stream clients.
-  const delays: number[] = [];
-  const received = new Array<number>(CLIENTS).fill(0);
-  const messages = new Array<number>(CLIENTS).fill(0);
-  const sockets: WebSocket[] = [];
-  for (let c = 0; c < CLIENTS; c++) {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/positions/stream?token=${await key(['maritime:read'])}`, { perMessageDeflate: false });
-    sockets.push(ws);
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', filters: {} })));
-    ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { type: string; snapshot?: boolean; positions?: { reported_at: string }[] };
-      if (m.type !== 'positions' || m.snapshot || !m.positions) return;
-      received[c] = (received[c] as number) + m.positions.length;
-      messages[c] = (messages[c] as number) + 1;
-      const newest = m.positions.reduce((a, p) => Math.max(a, Date.parse(p.reported_at)), 0);
-      if (c === 0) delays.push(Date.now() - newest);
-    });
-  }
+  // 20 consoles' worth of position-stream clients, in a process of their own.
+  const tokens: string[] = [];
+  for (let c = 0; c < CLIENTS; c++) tokens.push(await key(['maritime:read']));
+  const clients = fork(fileURLToPath(new URL('./support/position-clients.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+  clients.send({ url, tokens });
+  await once(clients, 'message');
+  const clientReport = async (): Promise<{ seconds: number; received: number[]; messages: number[]; delays: number[] }> => {
+    clients.send('report');
+    return (await once(clients, 'message'))[0];
+  };
 
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
   // bypassCSP: the measuring scripts below are strings, which the console's CSP (no eval) would refuse.
@@ -135,29 +129,25 @@ async function main(): Promise<void> {
   await page.evaluate('window.__long.length = 0');
   const heapStart = await heap();
   const loadStart = load();
-  const receivedStart = [...received];
-  const messagesStart = [...messages];
-  const measuredFrom = Date.now();
+  clients.send('mark');
   await page.waitForTimeout(SECONDS * 1000);
-  const elapsed = (Date.now() - measuredFrom) / 1000;
-  const receivedEnd = [...received];
-  const messagesEnd = [...messages];
+  const stream = await clientReport();
   const long = (await page.evaluate('window.__long')) as number[];
   const heapEnd = await heap();
   const shown = Number(await page.locator('#map').getAttribute('data-vessels'));
   clearInterval(timer);
   await page.screenshot({ path: 'test-results/console-bench.png' }).catch(() => undefined);
 
-  const rates = receivedEnd.map((n, c) => (n - (receivedStart[c] as number)) / elapsed);
-  const messageRates = messagesEnd.map((n, c) => (n - (messagesStart[c] as number)) / elapsed);
-  const sorted = delays.slice(-SECONDS).sort((a, b) => a - b);
+  const rates = stream.received.map((n) => n / stream.seconds);
+  const messageRates = stream.messages.map((n) => n / stream.seconds);
+  const sorted = stream.delays.sort((a, b) => a - b);
   console.log(`console: ${VESSELS} vessels, one report each per second, ${SECONDS} s measured; load at start ${loadStart}, at end ${load()}`);
   console.log(`  first view (navigation -> zones and all ${VESSELS} vessels on the map): ${firstView} ms (goal < 2000); page marks (ms from navigation): ${steps}`);
   console.log(`  main-thread long tasks: ${long.length} over 50 ms, ${long.filter((d) => d > 100).length} over 100 ms (goal 0), longest ${Math.round(Math.max(0, ...long))} ms`);
   console.log(`  JS heap after GC: ${heapStart.toFixed(1)} MiB at start, ${heapEnd.toFixed(1)} MiB after ${SECONDS} s (goal flat); vessels shown ${shown}`);
   console.log(`  position stream, ${CLIENTS} clients without filters: ${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)} positions/s each in ${Math.min(...messageRates).toFixed(2)}-${Math.max(...messageRates).toFixed(2)} messages/s (sent ${VESSELS}/s; ${second} rounds sent in all); send -> arrival of the newest report p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms`);
 
-  for (const ws of sockets) ws.close();
+  clients.kill();
   await browser.close();
   await producer.close();
   await service.stop();
