@@ -66,6 +66,7 @@ describe('API keys', () => {
       expires_at: created.json.data.expires_at,
       client_id: created.json.data.id,
       token_type: 'api_key',
+      subject: 'rotated',
     });
   });
 
