@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Unit tests are pure and run in parallel. Integration and end-to-end tests use the real Kafka broker and
 // PostGIS; test/support/global-setup.ts gives each project its own database and topic prefix, so within a
-// project they run one file at a time, and the two projects run beside each other (most of their time is
-// spent waiting on child processes and brokers): the suite takes about the longer of the two lanes. The
-// three-broker failover test (its own cluster) runs in the integration lane, which balances the lanes.
+// project they run one file at a time. infra/test.sh runs the e2e project in a vitest process of its own
+// beside the others (one process runs sequential files one after another, whatever their project): the
+// suite takes about the longer of the two lanes. The three-broker failover test (its own cluster) runs in
+// the integration lane, which balances the lanes.
 const FAILOVER = 'test/e2e/kafka-failover.test.ts';
 const lane = (name: string, include: string[], exclude: string[] = []) => ({
   test: {

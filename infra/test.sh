@@ -26,4 +26,23 @@ fi
 echo "test.sh: type-check"; npx tsc --noEmit && npx tsc --noEmit -p console
 echo "test.sh: lint"; npx eslint .
 echo "test.sh: import cycles"; npm run --silent deps:cycles
-echo "test.sh: tests with coverage"; npx vitest run --coverage "$@"
+# Two vitest processes side by side: unit + integration here, end-to-end beside it. Each runs its files one
+# at a time on a database of its own (test/support/global-setup.ts), and most of their time is spent waiting
+# on child processes and brokers, so the suite takes about the longer lane instead of both. One vitest
+# process runs its projects' sequential files one after another, hence two processes.
+echo "test.sh: tests with coverage (unit + integration, and end-to-end beside them; its output follows theirs)"
+e2e_log="$(mktemp)"
+trap 'rm -f "$e2e_log"' EXIT
+npx vitest run --project e2e --passWithNoTests --coverage --coverage.reportsDirectory=coverage/e2e "$@" >"$e2e_log" 2>&1 &
+e2e_pid=$!
+main_status=0
+npx vitest run --project unit --project integration --passWithNoTests --coverage --coverage.reportsDirectory=coverage/main "$@" || main_status=$?
+e2e_status=0
+wait "$e2e_pid" || e2e_status=$?
+echo "test.sh: the end-to-end lane:"
+cat "$e2e_log"
+if (( main_status != 0 || e2e_status != 0 )); then
+  echo "test.sh: FAILED (unit + integration exit $main_status, end-to-end exit $e2e_status)" >&2
+  exit 1
+fi
+echo "test.sh: all lanes passed"
