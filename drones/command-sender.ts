@@ -7,7 +7,9 @@
 import type { KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, histogram } from '../platform/metrics.ts';
-import { checkOut, inTransaction, type HeldClient, type Pool, type PoolClient } from '../platform/postgres.ts';
+import { NotifyListener } from '../platform/notify-listener.ts';
+import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';
+import { WakeSignal } from '../platform/wake-signal.ts';
 import type { TopicCodec } from '../platform/codec/index.ts';
 import { DRONE_COMMANDS_CHANNEL } from './commands.ts';
 
@@ -79,32 +81,29 @@ async function sendClaimed(deps: DroneCommandSenderDeps, client: PoolClient, cla
 
 export class DroneCommandSender {
   readonly #deps: DroneCommandSenderDeps;
-  #wanted = true;
-  #stopping = false;
-  #interrupt: (() => void) | undefined;
+  readonly #signal = new WakeSignal();
+  readonly #listener: NotifyListener;
   #loop: Promise<void> | undefined;
-  #listener: HeldClient | undefined;
 
   constructor(deps: DroneCommandSenderDeps) {
     this.#deps = deps;
+    // Lost, the sweep covers the gap and the next turn listens again.
+    this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: DRONE_COMMANDS_CHANNEL, what: 'drone command listener', onNotify: () => this.wake() });
   }
 
   async start(): Promise<void> {
-    await this.#listen();
+    await this.#listener.ensure();
     this.#loop ??= this.#run();
   }
 
   wake(): void {
-    this.#wanted = true;
-    this.#interrupt?.();
+    this.#signal.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#interrupt?.();
+    this.#signal.stop();
     await this.#loop;
-    this.#listener?.release(new Error('drone command sender stopped'));
-    this.#listener = undefined;
+    await this.#listener.stop();
   }
 
   /** Sends everything due now (tests and the bench call it between steps). */
@@ -117,47 +116,21 @@ export class DroneCommandSender {
         return due.length;
       });
       total += n;
-      if (n === 0 || this.#stopping) return total;
+      if (n === 0 || this.#signal.stopping) return total;
     }
   }
 
   async #run(): Promise<void> {
-    while (!this.#stopping) {
-      this.#wanted = false;
+    const signal = this.#signal;
+    while (!signal.stopping) {
+      signal.take();
       try {
         await this.drain();
-        if (this.#listener === undefined) await this.#listen();
+        await this.#listener.ensure();
       } catch (err) {
         this.#deps.log.warn({ err }, 'drone command sender turn failed; the commands stay in the outbox');
       }
-      if (!this.#wanted && !this.#stopping) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#deps.sweepEveryMs ?? 1_000);
-          this.#interrupt = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.#interrupt = undefined;
-      }
-    }
-  }
-
-  async #listen(): Promise<void> {
-    if (this.#stopping) return;
-    let held: HeldClient | undefined;
-    try {
-      held = await checkOut(this.#deps.pool, (err) => {
-        this.#deps.log.warn({ err }, 'drone command listener lost; sweeping until it is back');
-        held?.release();
-        if (this.#listener === held) this.#listener = undefined;
-      });
-      held.client.on('notification', () => this.wake());
-      await held.client.query(`LISTEN ${DRONE_COMMANDS_CHANNEL}`);
-      if (held.lost === undefined) this.#listener = held;
-    } catch (err) {
-      held?.release(err as Error);
-      this.#deps.log.warn({ err }, 'cannot listen for drone commands; sweeping only');
+      await signal.pause(this.#deps.sweepEveryMs ?? 1_000);
     }
   }
 }
