@@ -17,7 +17,7 @@ import type { Pool } from '../../platform/postgres.ts';
 import type { PositionFilters } from '../../schemas/position-stream.ts';
 import { ConnectionLeases } from '../stream/connection-leases.ts';
 import { StreamConnection, type ConnectionHost, type Grant } from '../stream/connection.ts';
-import type { Peer } from '../stream/hub.ts';
+import { upgradeClient, type Peer } from '../stream/upgrade-request.ts';
 import { CLOSE, errorMessage, parseMessageWith, resumedMessage } from '../stream/protocol.ts';
 import { decodeHandle, encodeHandle, laterOf, reached, topicTag, type ResumePoint } from '../stream/resume-handle.ts';
 import { compilePositionFilters, positionFilterProblems, type PositionMatcher } from './filters.ts';
@@ -101,11 +101,7 @@ export class PositionHub {
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
-    const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = url.searchParams.get('token') ?? bearer ?? null;
-    const forwarded = req.headers['x-forwarded-for'];
-    const peer: Peer = { address: req.socket.remoteAddress, forwardedFor: Array.isArray(forwarded) ? forwarded.join(',') : forwarded };
+    const { token, peer } = upgradeClient(req);
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       if (!this.#running) return ws.close(CLOSE.tryAgainLater, 'the position stream is not running on this instance; reconnect');
       new StreamConnection(ws, socket, this.#host(peer), token);

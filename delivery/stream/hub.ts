@@ -28,13 +28,10 @@ import { ReplaySelection, type Selection } from './replay-selection.ts';
 import { decodeHandle, encodeHandle, laterOf, reached, topicTag, type ResumePoint } from './resume-handle.ts';
 import { eventMessage, type StreamRecord } from './stream-record.ts';
 import { SubscriberGroups } from './subscriber-groups.ts';
+import { upgradeClient, type Peer } from './upgrade-request.ts';
 import type { Subscription } from './subscription.ts';
 
-/** Where a connection comes from, for IP allowlists and the refused-credential throttle. */
-export interface Peer {
-  address: string | undefined;
-  forwardedFor: string | undefined;
-}
+export type { Peer } from './upgrade-request.ts';
 
 export interface HubOptions {
   kafka: KafkaOptions;
@@ -132,11 +129,7 @@ export class StreamHub {
 
   /** Takes over an upgrade request of the stream's path. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
-    const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = url.searchParams.get('token') ?? bearer ?? null;
-    const forwarded = req.headers['x-forwarded-for'];
-    const peer: Peer = { address: req.socket.remoteAddress, forwardedFor: Array.isArray(forwarded) ? forwarded.join(',') : forwarded };
+    const { token, peer } = upgradeClient(req);
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       if (!this.#running) return ws.close(CLOSE.tryAgainLater, 'the event stream is not running on this instance; reconnect');
       new StreamConnection(ws, socket, this.#host(peer), token);
