@@ -44,7 +44,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
   });
 
   const topics = topicNames(config.topicPrefix);
-  const codec = await untilReady('schema registry', log, () => createCodec(config.schemaRegistryUrl, topics));
+  const codec = await untilReady('schema registry', log, () => createCodec(config.schemaRegistryUrl, topics, config.positionFormat));
 
   const pool = createPool(config.databaseUrl, config.databasePoolSize, log, { connectMs: config.databaseConnectTimeoutMs, statementMs: config.databaseStatementTimeoutMs });
   const producer = new KafkaProducer(kafka);

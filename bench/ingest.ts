@@ -40,7 +40,7 @@ const admin = new KafkaAdmin(kafka);
 await admin.ensureTopics(topicSpecs(prefix));
 const producer = new KafkaProducer(kafka);
 const topics = topicNames(prefix);
-const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
+const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics, config.positionFormat) });
 
 /** The aggregator: sends the sample LOOPS times as fast as the reader takes it, then closes. */
 let sendingDone = false;

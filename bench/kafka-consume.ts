@@ -32,7 +32,8 @@ const TIMEOUT_MS = 180_000;
 
 const log = createLogger('silent');
 const kafka = { brokers: BROKERS, clientId: 'pss-bench-consume', log };
-const codec = await createCodec('', topicNames('bench-'));
+// PSS_POSITION_FORMAT=json measures the plain JSON values (the default is the service's, binary).
+const codec = await createCodec('', topicNames('bench-'), process.env.PSS_POSITION_FORMAT === 'json' ? 'json' : 'binary');
 
 function position(i: number): VesselPosition {
   const v = i % VESSELS;

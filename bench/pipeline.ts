@@ -101,7 +101,7 @@ async function startRig(layout: string, signatures: SignatureTally): Promise<Rig
   const admin = new KafkaAdmin(kafka);
   await admin.ensureTopics(topicSpecs(prefix));
   const topics = topicNames(prefix);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
+  const codec = await createCodec(config.schemaRegistryUrl, topics, config.positionFormat);
   const pool = createPool(databaseUrl, 2, log);
   const port = new RandomPort(42);
   const problems = await replaceAllRules(pool, realisticRules(await storePortZones(pool, port, ZONES), { encounters: true }));

@@ -52,7 +52,7 @@ export async function dronesCommand(args: string[]): Promise<number> {
   await admin.close();
   const topics = topicNames(config.topicPrefix);
   const producer = new KafkaProducer(kafka);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
+  const codec = await createCodec(config.schemaRegistryUrl, topics, config.positionFormat);
   const sim = new FleetSimulator({
     docks: parseDocks(values.docks), speedMps: Number(values.speed), telemetryHz: Math.min(1, Math.max(0.5, Number(values.hz))),
     stationSeconds: Number(values.station), drainPerMinute: Number(values.drain), faults: parseFaults(values.faults),

@@ -43,7 +43,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   const producer = new KafkaProducer(kafka);
   try {
     const topics = topicNames(config.topicPrefix);
-    const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
+    const rt = createIngestRuntime({ config, log, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics, config.positionFormat) });
     const source = values.source ?? `replay:${basename(file)}`;
     const started = performance.now();
     const channel = channelFor(rt, source, 'replay', clock === undefined ? undefined : () => clock.next());

@@ -28,7 +28,7 @@ const topics = topicNames(config.topicPrefix);
 const report = async () => send({ type: 'report', metrics: await workerSnapshot(), stuck: stuckConsumers(kafka), groups: [...consumerGroups(kafka)] });
 
 try {
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
+  const codec = await createCodec(config.schemaRegistryUrl, topics, config.positionFormat);
   const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay: { wake: () => send({ type: 'wake' }) } };
   const role = await ((await import(module)) as Record<string, (ctx: ServiceContext) => Promise<{ stop(deadline?: number): Promise<void> }>>)[start]!(ctx);
   const timer = setInterval(() => void report().catch((err: unknown) => log.warn({ err }, 'worker report failed')), reportEveryMs);

@@ -11,9 +11,10 @@ import { droneCommandSchema, type DroneCommand } from '../schemas/drone.ts';
 
 /**
  * A topic's values: JSON described by a JSON Schema (registered in schema-registry mode), or text exactly
- * as a producer outside the service wrote it, which the consumer validates itself.
+ * as a producer outside the service wrote it, which the consumer validates itself. `binary` names a compact
+ * form the codec may write instead of plain JSON (PSS_POSITION_FORMAT) and always reads.
  */
-export type ValueFormat = { schema: object } | { text: BufferEncoding };
+export type ValueFormat = { schema: object; binary?: 'position' } | { text: BufferEncoding };
 
 export interface TopicSpec {
   name: string;
@@ -41,7 +42,7 @@ export const TOPICS = {
     partitions: 6,
     config: { 'retention.ms': String(7 * DAY_MS) },
     description: 'Decoded, validated vessel position reports (types 1, 2, 3, 18, 19, 27).',
-    value: { schema: vesselPositionSchema },
+    value: { schema: vesselPositionSchema, binary: 'position' },
   },
   aisStatic: {
     name: 'ais.static',

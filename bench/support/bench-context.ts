@@ -22,7 +22,7 @@ export async function benchContext(opts: { database: string; prefix: string; log
   const databaseUrl = await freshBenchDatabase(opts.database);
   const { log, prefix } = opts;
   const brokers = process.env.PSS_KAFKA_BROKERS ?? '127.0.0.1:9092';
-  const config = loadConfig({ ...opts.settings, PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PSS_POSITION_FORMAT: process.env.PSS_POSITION_FORMAT, ...opts.settings, PSS_DATABASE_URL: databaseUrl, PSS_KAFKA_BROKERS: brokers, PSS_TOPIC_PREFIX: prefix, PSS_LOG_LEVEL: 'silent' });
   const kafka = { brokers: config.kafkaBrokers, clientId: 'pss-bench', log };
   await migrate(databaseUrl, log);
   const admin = new KafkaAdmin(kafka);
@@ -31,7 +31,7 @@ export async function benchContext(opts: { database: string; prefix: string; log
   const pool = createPool(databaseUrl, config.databasePoolSize, log);
   const producer = new KafkaProducer(kafka);
   const topics = topicNames(prefix);
-  const codec = await createCodec(config.schemaRegistryUrl, topics);
+  const codec = await createCodec(config.schemaRegistryUrl, topics, config.positionFormat);
   const relay = new EventRelay({ pool, producer, codec, topic: topics.securityEvents, log });
   if (opts.startRelay) relay.start();
   const ctx: ServiceContext = { config, log, pool, kafka, topics, producer, codec, relay };

@@ -29,7 +29,6 @@ export interface ObserverSetup {
 }
 
 const SAMPLED_PARTITION = 0;
-const REPORTED_AT = Buffer.from('"reported_at":"');
 
 export async function startObservers(setup: ObserverSetup): Promise<Observers> {
   const seen = (stage: Stage, e: SeenEvent) => setup.current()?.event(stage, e, Date.now());
@@ -72,9 +71,9 @@ async function samplePositions(setup: ObserverSetup): Promise<{ stop(): Promise<
       const now = Date.now();
       for (const r of records) {
         next = r.offset + 1n;
-        // The value is the codec's JSON (after a 5-byte header in schema-registry mode); only the time is needed.
-        const at = r.value.indexOf(REPORTED_AT);
-        if (at >= 0) setup.current()?.position(Date.parse(r.value.toString('latin1', at + REPORTED_AT.length, at + REPORTED_AT.length + 24)), r.timestamp, now);
+        // Through the codec: the service writes binary frames or JSON (PSS_POSITION_FORMAT); only the time is needed.
+        const { reported_at } = setup.codec.decodeValue('aisPositions', r.value);
+        setup.current()?.position(Date.parse(reported_at), r.timestamp, now);
       }
     }
   })();

@@ -2,13 +2,23 @@
 // its ServiceContext, built once per instance by createCodec. What a topic's values are is declared with
 // the topic (platform/topics.ts). JSON topics are plain JSON text, or with PSS_SCHEMA_REGISTRY_URL set, the
 // Confluent wire format (wire-format.ts) carrying an id the registry holds for the topic's subject.
+// ais.positions values may also be a compact binary frame (position-binary.ts, PSS_POSITION_FORMAT): the
+// codec writes it only without a registry (whose subjects describe JSON), and reads it whatever it writes,
+// as it reads JSON whatever it writes, so instances can switch formats with old values still on the topic.
+import type { VesselPosition } from '../../schemas/ais.ts';
 import { counter } from '../metrics.ts';
 import { TOPICS, type TopicId, type TopicValue, type ValueFormat } from '../topics.ts';
 import { SchemaRegistryClient } from './schema-registry.ts';
+import { BINARY_MARKER, BinaryFrameError, decodePosition, encodePosition } from './position-binary.ts';
 import { TopicSchemas } from './topic-schemas.ts';
 import { bodyOf, frame, isFramed, schemaIdOf } from './wire-format.ts';
 
-type CodecErrorCode = 'wrong_magic_byte' | 'truncated' | 'unknown_schema_id' | 'unexpected_wire_format' | 'not_json';
+type CodecErrorCode =
+  | 'wrong_magic_byte' | 'truncated' | 'unknown_schema_id' | 'unexpected_wire_format' | 'not_json'
+  | 'unknown_format_version' | 'malformed' | 'unexpected_binary_format';
+
+/** How ais.positions values are written (PSS_POSITION_FORMAT); both are always read. */
+export type PositionFormat = 'json' | 'binary';
 
 /** A value that cannot be read. A retry cannot help: the consumer counts it, logs it and skips the record. */
 class CodecError extends Error {
@@ -35,12 +45,24 @@ const unreadable = counter('pss_topic_values_unreadable_total', 'Record values t
 const JSON_WHITESPACE = new Set([0x09, 0x0a, 0x0d]);
 
 export class TopicCodec {
-  /** Without `schemas` values are plain JSON; with them, the wire format (createCodec builds them). */
-  constructor(private readonly schemas?: TopicSchemas) {}
+  readonly #binary: boolean;
+
+  /**
+   * Without `schemas` values are plain JSON, positions binary when `positionFormat` says so; with them, the
+   * wire format (createCodec builds them).
+   */
+  constructor(
+    private readonly schemas?: TopicSchemas,
+    positionFormat: PositionFormat = 'json',
+  ) {
+    this.#binary = schemas === undefined && positionFormat === 'binary';
+  }
 
   encode<T extends TopicId>(topic: T, value: TopicValue<T>): string | Buffer {
     const format: ValueFormat = TOPICS[topic].value;
     if ('text' in format) return Buffer.from(value as string, format.text);
+    // A value the binary form cannot carry exactly (not schema-valid) is written as JSON.
+    if (this.#binary && format.binary === 'position') return encodePosition(value as VesselPosition) ?? JSON.stringify(value);
     return this.encodeJsonText(topic, JSON.stringify(value));
   }
 
@@ -84,8 +106,9 @@ export class TopicCodec {
     const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
     if (isFramed(bytes)) return parseJson(this.#unframe(topic, bytes)) as TopicValue<T>;
     const first = bytes[0];
+    if (first === BINARY_MARKER) return readBinary(topic, format, bytes) as TopicValue<T>;
     if (first !== undefined && first < 0x20 && !JSON_WHITESPACE.has(first)) {
-      throw new CodecError('wrong_magic_byte', `first byte 0x${first.toString(16).padStart(2, '0')} is neither the wire format's magic byte 0 nor the start of JSON text`);
+      throw new CodecError('wrong_magic_byte', `first byte 0x${first.toString(16).padStart(2, '0')} is neither the wire format's magic byte 0, the binary frame's 1, nor the start of JSON text`);
     }
     return parseJson(bytes.toString('utf8')) as TopicValue<T>;
   }
@@ -111,6 +134,16 @@ export class TopicCodec {
   }
 }
 
+function readBinary(topic: TopicId, format: ValueFormat, bytes: Buffer): unknown {
+  if (!('binary' in format)) throw new CodecError('unexpected_binary_format', `a binary frame (first byte 1), but ${TOPICS[topic].name} values are JSON`);
+  try {
+    return decodePosition(bytes);
+  } catch (err) {
+    if (err instanceof BinaryFrameError) throw new CodecError(err.reason, err.message, { cause: err });
+    throw err;
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -120,10 +153,11 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * The codec of one service instance: plain JSON, or with a registry URL the wire format, after registering
- * every JSON topic's schema (idempotent, so every instance and restart does it).
+ * The codec of one service instance: plain JSON (positions as `positionFormat` says), or with a registry URL
+ * the wire format, after registering every JSON topic's schema (idempotent, so every instance and restart
+ * does it).
  */
-export async function createCodec(registryUrl: string, topics: Record<TopicId, string>): Promise<TopicCodec> {
-  if (registryUrl === '') return new TopicCodec();
+export async function createCodec(registryUrl: string, topics: Record<TopicId, string>, positionFormat: PositionFormat = 'binary'): Promise<TopicCodec> {
+  if (registryUrl === '') return new TopicCodec(undefined, positionFormat);
   return new TopicCodec(await TopicSchemas.register(new SchemaRegistryClient(registryUrl), topics));
 }

@@ -37,7 +37,7 @@ export async function ingestHarness(overrides: Record<string, string> = {}, brok
   const base = { ...testKafka('pss-ingest-test'), deliveryTimeoutMs: config.kafkaDeliveryTimeoutMs };
   const kafka = brokers === undefined ? base : { ...base, brokers: [brokers] };
   const producer = new KafkaProducer(kafka);
-  const runtime = createIngestRuntime({ config, log: testLog, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics) });
+  const runtime = createIngestRuntime({ config, log: testLog, producer, topics, codec: await createCodec(config.schemaRegistryUrl, topics, config.positionFormat) });
   return {
     config,
     topics,

@@ -93,12 +93,12 @@ describe('topic codec', () => {
 
   it('refuses a wrong magic byte, in either mode', async () => {
     const wrong = framed(1, JSON.stringify(report));
-    wrong[0] = 1;
+    wrong[0] = 2;
     for (const codec of [new TopicCodec(), (await registryCodec()).codec]) {
       const { values: ok, failures } = await values(codec, wrong);
       expect(ok).toEqual([]);
       expect(failures.map((f) => f.error.code)).toEqual(['wrong_magic_byte']);
-      expect(failures[0]?.error.message).toMatch(/first byte 0x01/);
+      expect(failures[0]?.error.message).toMatch(/first byte 0x02/);
     }
   });
 
@@ -157,5 +157,51 @@ describe('topic codec', () => {
     const { registry, codec } = await registryCodec();
     registry.failing = true;
     await expect(values(codec, framed(999, '{}'))).rejects.toBeInstanceOf(DependencyError);
+  });
+
+  describe('binary positions (PSS_POSITION_FORMAT=binary)', () => {
+    const binary = new TopicCodec(undefined, 'binary');
+
+    it('writes ais.positions as a binary frame and every other topic as JSON', () => {
+      expect((binary.encode('aisPositions', report) as Buffer)[0]).toBe(1);
+      expect(binary.encode('securityEvents', event)).toBe(JSON.stringify(event));
+      expect(new TopicCodec().encode('aisPositions', report)).toBe(JSON.stringify(report));
+    });
+
+    it('reads both formats whichever it writes, so instances switch with old values still on the topic', async () => {
+      const json = Buffer.from(JSON.stringify(report));
+      const frame = binary.encode('aisPositions', report);
+      for (const codec of [binary, new TopicCodec(), (await registryCodec()).codec]) {
+        const { values: ok, failures } = await codec.decode('aisPositions', [{ value: json }, { value: frame }]);
+        expect(failures).toEqual([]);
+        expect(ok.map((v) => v.value)).toEqual([report, report]);
+      }
+    });
+
+    it('writes JSON for a value the frame cannot carry exactly, which reads back as JSON would (NaN as null)', async () => {
+      const odd = { ...report, lat: Number.NaN };
+      const encoded = binary.encode('aisPositions', odd);
+      expect(encoded).toBe(JSON.stringify(odd));
+      expect((await values(binary, encoded)).values[0]?.value).toEqual({ ...report, lat: null });
+    });
+
+    it('never writes the binary frame with a registry, whose subject describes JSON', async () => {
+      const { codec } = await registryCodec();
+      const registryBinary = new TopicCodec(await TopicSchemas.register(new MemoryRegistry(), topics), 'binary');
+      expect((registryBinary.encode('aisPositions', report) as Buffer)[0]).toBe(0);
+      expect((codec.encode('aisPositions', report) as Buffer)[0]).toBe(0);
+    });
+
+    it('skips a frame of an unknown version, a cut one, or one on a topic without a binary form, each with its reason', async () => {
+      const newer = Buffer.from(binary.encode('aisPositions', report) as Buffer);
+      newer[1] = 9;
+      const whole = binary.encode('aisPositions', report) as Buffer;
+      const { values: ok, failures } = await binary.decode('aisPositions', [{ value: newer }, { value: whole.subarray(0, 12) }, { value: whole }]);
+      expect(ok.map((v) => v.value)).toEqual([report]);
+      expect(failures.map((f) => f.error.code)).toEqual(['unknown_format_version', 'truncated']);
+      expect(failures[0]?.error.message).toMatch(/version 9 is not known/);
+      const onEvents = await binary.decode('securityEvents', [{ value: whole }]);
+      expect(onEvents.failures.map((f) => f.error.code)).toEqual(['unexpected_binary_format']);
+    });
   });
 });
