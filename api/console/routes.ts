@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { ServiceContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
 import { consoleClientId, consoleRedirectUri } from './console-client.ts';
+import { landTile, tileAddress, warmLandTiles } from './land-tiles.ts';
 
 export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
@@ -33,6 +35,8 @@ export function consoleRouter(ctx: ServiceContext): Router {
     next();
   });
   router.get('/console/config.json', (_req, res) => {
+    // The page asks for this first: the land tile index is built while it signs in and starts the map.
+    setImmediate(warmLandTiles);
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       client_id: consoleClientId(config),
@@ -42,6 +46,16 @@ export function consoleRouter(ctx: ServiceContext): Router {
       timezone: config.consoleTimezone,
       tile_url: config.consoleTileUrl || null,
     });
+  });
+  router.get('/console/land/:z/:x/:y.pbf', async (req, res) => {
+    const address = tileAddress(req.params.z, req.params.x, req.params.y);
+    if (address === 'bad') throw new AppError('bad_request', 'Tile coordinates must be whole numbers: /console/land/{z}/{x}/{y}.pbf');
+    if (address === 'absent') throw new AppError('not_found', 'No such land tile: z is 0-10, x and y 0 to 2^z - 1');
+    const tile = await landTile(address);
+    // The land changes only with the package: a day in any cache.
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    if (!tile) return void res.status(204).end();
+    res.type('application/x-protobuf').send(Buffer.from(tile.buffer, tile.byteOffset, tile.byteLength));
   });
   if (!existsSync(CONSOLE_DIST)) {
     router.get(['/console', '/console/*path'], (_req, res) => {

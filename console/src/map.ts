@@ -1,33 +1,25 @@
-// The live map (docs/console.md "Map"): MapLibre GL on a sea-coloured background with the packaged Natural
-// Earth land (world-atlas, 1:10m), the zones by alert level, and the vessels as one WebGL symbol layer fed
-// by a GeoJSON source that is replaced at most once a second, as the position stream sends.
+// The live map (docs/console.md "Map"): MapLibre GL on a sea-coloured background with the Natural Earth land
+// as vector tiles cut by the api role (/console/land/{z}/{x}/{y}.pbf), the zones by alert level with their
+// buffers, and the vessels as one WebGL symbol layer changed by id (vessel-feed.ts) once per animation frame
+// at most, with names drawn as label images at high zoom (vessel-labels.ts).
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MlMap, MapLayerMouseEvent } from 'maplibre-gl';
-import { feature } from 'topojson-client';
-import land10m from 'world-atlas/land-10m.json';
-import type { Topology } from 'topojson-specification';
 import { zoneFeatures, type ZoneGeometry } from './geometry.ts';
+import { createVesselFeed, type VesselPosition } from './vessel-feed.ts';
+import { installVesselLabels, LABEL_PREFIX } from './vessel-labels.ts';
+import { bufferFeatures, type ZoneBuffer } from './zone-buffer.ts';
 
+export type { VesselPosition } from './vessel-feed.ts';
 export const LEVEL_COLOURS: Record<string, string> = { low: '#2563eb', medium: '#ca8a04', high: '#ea580c', critical: '#dc2626' };
-const CATEGORY_COLOURS: [string, string][] = [
-  ['cargo', '#15803d'], ['tanker', '#b91c1c'], ['passenger', '#1d4ed8'], ['fishing', '#a16207'], ['tug', '#7c3aed'],
-  ['pilot', '#0e7490'], ['pleasure', '#db2777'], ['sailing', '#db2777'], ['high_speed_craft', '#ea580c'], ['military', '#374151'],
-];
+/** Names are shown from this zoom on: a few hundred metres across the screen, where they can be read. */
+const LABEL_MIN_ZOOM = 13;
 
-export interface VesselPosition {
-  mmsi: number;
-  lat: number;
-  lon: number;
-  sog?: number;
-  cog?: number;
-  heading?: number;
-  reported_at: string;
-}
+type MapZone = { id: string; name: string; type: string; alert_level: string; geometry: ZoneGeometry; buffer?: ZoneBuffer | null };
 
 export interface LiveMap {
   map: MlMap;
-  setZones(zones: { id: string; name: string; type: string; alert_level: string; geometry: ZoneGeometry }[]): void;
-  /** Applies a positions message; the map redraws at most once a second. */
+  setZones(zones: MapZone[]): void;
+  /** Applies a positions message; the map takes the changes at the next animation frame. */
   applyPositions(positions: VesselPosition[], left: number[], snapshot: boolean): void;
   setCategory(mmsi: number, category: string | undefined, name: string | undefined): void;
   showTrack(track: GeoJSON.Feature | null): void;
@@ -54,123 +46,119 @@ function arrowImage(): ImageData {
   return g.getImageData(0, 0, size, size);
 }
 
-export function createMap(container: HTMLElement, tileUrl: string | null, onLoad: () => void): LiveMap {
-  const topology = land10m as unknown as Topology;
-  const landGeo = feature(topology, topology.objects.land as never) as unknown as GeoJSON.FeatureCollection;
-  performance.mark('console:land-decoded');
-  const map = new maplibregl.Map({
-    container,
-    center: [12.6, 55.69],
-    zoom: 10,
-    attributionControl: false,
-    style: {
-      version: 8,
-      sources: {
-        land: { type: 'geojson', data: landGeo, tolerance: 0.6, maxzoom: 9 },
-        ...(tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256 } } : {}),
-        zones: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
-        vessels: { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, maxzoom: 12, buffer: 32 },
-        track: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
-        flashes: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
-      },
-      layers: [
-        { id: 'sea', type: 'background', paint: { 'background-color': '#a9c9de' } },
-        { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#efe9dc', 'fill-outline-color': '#9aa5ad' } },
-        ...(tileUrl ? [{ id: 'tiles', type: 'raster' as const, source: 'tiles' }] : []),
-        { id: 'zone-fill', type: 'fill', source: 'zones', filter: ['!=', ['get', 'shape'], 'Corridor'], paint: { 'fill-color': levelColour(), 'fill-opacity': 0.18 } },
-        { id: 'zone-line', type: 'line', source: 'zones', filter: ['!=', ['get', 'shape'], 'Corridor'], paint: { 'line-color': levelColour(), 'line-width': 2, 'line-dasharray': ['case', ['==', ['get', 'zone_type'], 'restricted'], ['literal', [1]], ['literal', [3, 2]]] } },
-        {
-          id: 'zone-corridor', type: 'line', source: 'zones', filter: ['==', ['get', 'shape'], 'Corridor'],
-          layout: { 'line-cap': 'round', 'line-join': 'round' },
-          paint: { 'line-color': levelColour(), 'line-opacity': 0.35, 'line-width': ['interpolate', ['exponential', 2], ['zoom'], 0, ['get', 'width_px0'], 22, ['*', ['get', 'width_px0'], 4194304]] },
-        },
-        { id: 'track', type: 'line', source: 'track', paint: { 'line-color': '#111827', 'line-width': 2, 'line-dasharray': [2, 1] } },
-        { id: 'flashes', type: 'circle', source: 'flashes', paint: { 'circle-radius': 14, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 3, 'circle-stroke-color': ['match', ['get', 'severity'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string] } },
-        {
-          id: 'vessels', type: 'symbol', source: 'vessels',
-          layout: { 'icon-image': 'arrow', 'icon-rotate': ['get', 'course'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-size': ['case', ['get', 'moving'], 0.8, 0.55] },
-          paint: { 'icon-color': ['get', 'colour'], 'icon-halo-color': '#ffffff', 'icon-halo-width': 1 },
-        },
-      ],
+const empty = (): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features: [] });
+
+/** Pixels at zoom 0 (a feature property) doubled per zoom level: a length in metres on the ground. */
+function metres(property: string): maplibregl.ExpressionSpecification {
+  return ['interpolate', ['exponential', 2], ['zoom'], 0, ['get', property], 22, ['*', ['get', property], 4194304]];
+}
+
+function levelColour(): maplibregl.ExpressionSpecification {
+  return ['match', ['get', 'alert_level'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string];
+}
+
+function style(tileUrl: string | null): maplibregl.StyleSpecification {
+  // Absolute, as MapLibre's worker needs; '{z}' must stay unescaped, which new URL() would not do.
+  const land = `${location.origin}${location.pathname.replace(/[^/]*$/, '')}land/{z}/{x}/{y}.pbf`;
+  return {
+    version: 8,
+    sources: {
+      land: { type: 'vector', tiles: [land], minzoom: 0, maxzoom: 10 },
+      ...(tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256 } } : {}),
+      zones: { type: 'geojson', data: empty() },
+      buffers: { type: 'geojson', data: empty() },
+      vessels: { type: 'geojson', data: empty(), maxzoom: 12, buffer: 32 },
+      track: { type: 'geojson', data: empty() },
+      flashes: { type: 'geojson', data: empty() },
     },
-  });
+    layers: [
+      { id: 'sea', type: 'background', paint: { 'background-color': '#a9c9de' } },
+      { id: 'land', type: 'fill', source: 'land', 'source-layer': 'land', paint: { 'fill-color': '#efe9dc', 'fill-outline-color': '#9aa5ad' } },
+      ...(tileUrl ? [{ id: 'tiles', type: 'raster' as const, source: 'tiles' }] : []),
+      // The buffer: a light band from the zone's edge out to its distance, under the zone, and a dashed line at the distance.
+      { id: 'zone-buffer-band', type: 'line', source: 'buffers', filter: ['==', ['get', 'kind'], 'band'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.12, 'line-width': metres('width_px0'), 'line-offset': metres('offset_px0') } },
+      { id: 'zone-fill', type: 'fill', source: 'zones', filter: ['!=', ['get', 'shape'], 'Corridor'], paint: { 'fill-color': levelColour(), 'fill-opacity': 0.18 } },
+      { id: 'zone-line', type: 'line', source: 'zones', filter: ['!=', ['get', 'shape'], 'Corridor'], paint: { 'line-color': levelColour(), 'line-width': 2, 'line-dasharray': ['case', ['==', ['get', 'zone_type'], 'restricted'], ['literal', [1]], ['literal', [3, 2]]] } },
+      { id: 'zone-corridor', type: 'line', source: 'zones', filter: ['==', ['get', 'shape'], 'Corridor'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.35, 'line-width': metres('width_px0') } },
+      { id: 'zone-buffer-edge', type: 'line', source: 'buffers', filter: ['==', ['get', 'kind'], 'edge'], layout: { 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.7, 'line-width': 1.5, 'line-dasharray': [2, 2], 'line-offset': metres('offset_px0') } },
+      { id: 'track', type: 'line', source: 'track', paint: { 'line-color': '#111827', 'line-width': 2, 'line-dasharray': [2, 1] } },
+      { id: 'flashes', type: 'circle', source: 'flashes', paint: { 'circle-radius': 14, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 3, 'circle-stroke-color': ['match', ['get', 'severity'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string] } },
+      {
+        id: 'vessels', type: 'symbol', source: 'vessels',
+        layout: { 'icon-image': 'arrow', 'icon-rotate': ['get', 'course'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-size': ['case', ['get', 'moving'], 0.8, 0.55] },
+        paint: { 'icon-color': ['get', 'colour'], 'icon-halo-color': '#ffffff', 'icon-halo-width': 1 },
+      },
+      {
+        id: 'vessel-labels', type: 'symbol', source: 'vessels', minzoom: LABEL_MIN_ZOOM, filter: ['!=', ['get', 'name'], ''],
+        layout: { 'icon-image': ['concat', LABEL_PREFIX, ['get', 'name']], 'icon-anchor': 'left', 'icon-offset': [12, 0], 'icon-ignore-placement': true },
+      },
+    ],
+  };
+}
+
+export function createMap(container: HTMLElement, tileUrl: string | null, onLoad: () => void): LiveMap {
+  const map = new maplibregl.Map({ container, center: [12.6, 55.69], zoom: 10, attributionControl: false, style: style(tileUrl) });
   map.addControl(new maplibregl.NavigationControl({ showCompass: true }), 'top-left');
   map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-  map.on('load', () => {
+  installVesselLabels(map);
+  const feed = createVesselFeed();
+  let ready = false;
+  // The style, not the land tiles ('load' waits for those): zones and vessels need only their sources.
+  map.once('style.load', () => {
     map.addImage('arrow', arrowImage(), { sdf: true });
+    ready = true;
     // Positions that came while the style loaded are drawn now.
     schedule();
     onLoad();
   });
 
-  const vessels = new Map<number, VesselPosition>();
-  const categories = new Map<number, { category?: string | undefined; name?: string | undefined }>();
   const flashes: { lng: number; lat: number; severity: string; until: number }[] = [];
-  let dirty = false;
-  let lastDraw = 0;
-  let drawTimer: number | undefined;
-
-  function colourOf(mmsi: number): string {
-    const category = categories.get(mmsi)?.category;
-    return CATEGORY_COLOURS.find(([c]) => c === category)?.[1] ?? '#475569';
-  }
+  let frame: number | undefined;
 
   function draw(): void {
-    drawTimer = undefined;
-    lastDraw = performance.now();
-    dirty = false;
-    const features: GeoJSON.Feature[] = [];
-    for (const v of vessels.values()) {
-      features.push({
-        type: 'Feature', id: v.mmsi,
-        properties: { mmsi: v.mmsi, course: v.heading ?? v.cog ?? 0, moving: (v.sog ?? 0) > 0.5, colour: colourOf(v.mmsi), name: categories.get(v.mmsi)?.name ?? '' },
-        geometry: { type: 'Point', coordinates: [v.lon, v.lat] },
-      });
-    }
-    const source = map.getSource('vessels') as GeoJSONSource | undefined;
-    if (!source) return;
-    source.setData({ type: 'FeatureCollection', features });
+    frame = undefined;
+    if (!ready || !feed.changed()) return;
+    void (map.getSource('vessels') as GeoJSONSource).updateData(feed.diff());
     if (!container.dataset.vessels) performance.mark('console:first-vessels');
+    container.dataset.vessels = String(feed.size());
+  }
+
+  /** One source update per animation frame however many messages came. */
+  function schedule(): void {
+    frame ??= requestAnimationFrame(draw);
+  }
+
+  function drawFlashes(): void {
     const now = Date.now();
     while (flashes.length > 0 && (flashes[0]?.until ?? 0) < now) flashes.shift();
     (map.getSource('flashes') as GeoJSONSource | undefined)?.setData({ type: 'FeatureCollection', features: flashes.map((f) => ({ type: 'Feature', properties: { severity: f.severity }, geometry: { type: 'Point', coordinates: [f.lng, f.lat] } })) });
-    container.dataset.vessels = String(vessels.size);
-  }
-
-  /** At most one redraw a second, however often messages come (maplibre-gl-js #106, #6154). */
-  function schedule(): void {
-    dirty = true;
-    if (drawTimer !== undefined) return;
-    const wait = Math.max(0, 1000 - (performance.now() - lastDraw));
-    drawTimer = window.setTimeout(() => dirty && draw(), wait);
   }
 
   return {
     map,
     setZones(zones) {
-      const features = zones.flatMap((z) => zoneFeatures(z));
-      (map.getSource('zones') as GeoJSONSource).setData({ type: 'FeatureCollection', features });
+      (map.getSource('zones') as GeoJSONSource).setData({ type: 'FeatureCollection', features: zones.flatMap((z) => zoneFeatures(z)) });
+      (map.getSource('buffers') as GeoJSONSource).setData({ type: 'FeatureCollection', features: zones.flatMap((z) => bufferFeatures(z)) });
       container.dataset.zones = String(zones.length);
     },
     applyPositions(positions, left, snapshot) {
-      if (snapshot) vessels.clear();
-      for (const p of positions) vessels.set(p.mmsi, p);
-      for (const mmsi of left) vessels.delete(mmsi);
+      feed.apply(positions, left, snapshot);
       schedule();
     },
     setCategory(mmsi, category, name) {
-      categories.set(mmsi, { category, name });
+      feed.describe(mmsi, category, name);
+      schedule();
     },
     showTrack(track) {
       (map.getSource('track') as GeoJSONSource).setData({ type: 'FeatureCollection', features: track?.geometry ? [track] : [] });
     },
     flashEvent(lng, lat, severity) {
       flashes.push({ lng, lat, severity, until: Date.now() + 15_000 });
-      schedule();
-      window.setTimeout(schedule, 15_500);
+      drawFlashes();
+      window.setTimeout(drawFlashes, 15_500);
     },
-    vesselCount: () => vessels.size,
-    vessel: (mmsi) => vessels.get(mmsi),
+    vesselCount: () => feed.size(),
+    vessel: (mmsi) => feed.get(mmsi),
     onVesselClick(handler) {
       map.on('click', 'vessels', (e: MapLayerMouseEvent) => {
         const mmsi = Number(e.features?.[0]?.properties?.mmsi);
@@ -185,8 +173,4 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
       return [clamp(b.getWest(), 180), clamp(b.getSouth(), 90), clamp(b.getEast(), 180), clamp(b.getNorth(), 90)];
     },
   };
-}
-
-function levelColour(): maplibregl.ExpressionSpecification {
-  return ['match', ['get', 'alert_level'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string];
 }
