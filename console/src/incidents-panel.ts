@@ -1,8 +1,9 @@
 // The incidents queue (docs/console.md "Incidents"): open and acknowledged incidents, most severe first;
-// one incident's events, actions, notifications and escalations; acknowledge, assign and resolve with a
-// reason (PATCH /v1/incidents/{id}), the API's refusal shown next to the form.
+// one incident's events, actions, notifications, escalations and drone missions; acknowledge, assign and
+// resolve with a reason (PATCH /v1/incidents/{id}), the API's refusal shown next to the form.
 import { ApiError, type Api } from './api.ts';
 import { portTime } from './config.ts';
+import type { IncidentMissions } from './incident-missions.ts';
 
 interface Incident {
   id: string;
@@ -28,7 +29,7 @@ export interface IncidentsPanel {
   refresh(): Promise<void>;
 }
 
-export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezone: string; canWrite: boolean; operator: string }): IncidentsPanel {
+export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezone: string; canWrite: boolean; operator: string; missions?: IncidentMissions | undefined }): IncidentsPanel {
   root.innerHTML = `
     <label class="inline"><input type="checkbox" name="resolved"> show resolved</label>
     <ol class="incidents" aria-label="Incidents, most severe first"></ol>
@@ -68,12 +69,19 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
       for (const a of actions) ul.append(text('li', a));
       detail.append(text('h4', 'Response'), ul);
     }
+    if (opts.missions) {
+      const missions = document.createElement('section');
+      missions.setAttribute('aria-label', 'Drone missions');
+      detail.append(missions);
+      opts.missions.show(id, missions);
+    }
     if (opts.canWrite && data.status !== 'resolved') detail.append(forms(data));
     const close = text('button', 'Close') as HTMLButtonElement;
     close.type = 'button';
     close.onclick = () => {
       detail.hidden = true;
       selected = undefined;
+      opts.missions?.hide();
     };
     detail.append(close);
   }

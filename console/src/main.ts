@@ -8,6 +8,8 @@ import { createEventsPanel } from './events-panel.ts';
 import { createIncidentsPanel, type IncidentsPanel } from './incidents-panel.ts';
 import { createGatePanel } from './gate-panel.ts';
 import { createZoneDraw } from './zone-draw.ts';
+import { createZoneEdit } from './zone-edit.ts';
+import { createIncidentMissions } from './incident-missions.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -113,8 +115,16 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     live.setZones(await zones);
     performance.mark('console:zones');
     void loadCategories(api, live);
-    if (can('maritime:write')) createZoneDraw($('#zones'), { api, map: live, onSaved: async () => live.setZones(await allPages<Zone>(api, '/maritime/zones?per_page=200')) });
-    else $('#zones').textContent = 'Your account may not change zones (maritime:write).';
+    if (can('maritime:write')) {
+      const reload = async () => {
+        const all = await allPages<Zone>(api, '/maritime/zones?per_page=200');
+        live.setZones(all);
+        edit.setZones(all);
+      };
+      createZoneDraw($('#zones'), { api, map: live, onSaved: reload });
+      const edit = createZoneEdit($('#zones'), { api, map: live, onSaved: reload });
+      edit.setZones(await zones);
+    } else $('#zones').textContent = 'Your account may not change zones (maritime:write).';
   } else {
     $('#map').textContent = 'Your account may not read maritime data (maritime:read): the map is not shown.';
   }
@@ -122,7 +132,9 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   setupTabs();
   let incidents: IncidentsPanel | undefined;
   if (can('events:read')) {
-    incidents = createIncidentsPanel($('#incidents'), { api, timezone: config.timezone, canWrite: can('events:write'), operator: '' });
+    // Drone missions only with drones:read; without it the section is left out, no request, no error.
+    const missions = can('drones:read') ? createIncidentMissions({ api, map: map?.map, timezone: config.timezone }) : undefined;
+    incidents = createIncidentsPanel($('#incidents'), { api, timezone: config.timezone, canWrite: can('events:write'), operator: '', missions });
     const panel = incidents;
     void panel.refresh().catch(showError);
     window.setInterval(() => void panel.refresh().catch(() => undefined), 15_000);

@@ -9,6 +9,7 @@ import type { LiveMap } from './map.ts';
 export function createZoneDraw(root: HTMLElement, opts: { api: Api; map: LiveMap; onSaved: () => Promise<void> }): void {
   root.innerHTML = `
     <form class="zone-form" aria-label="Draw a zone" novalidate>
+      <h3>Draw a new zone</h3>
       <fieldset><legend>Shape</legend>
         <label class="inline"><input type="radio" name="shape" value="Polygon" checked> polygon</label>
         <label class="inline"><input type="radio" name="shape" value="Circle"> circle</label>
@@ -55,6 +56,7 @@ export function createZoneDraw(root: HTMLElement, opts: { api: Api; map: LiveMap
   }
   map.on('click', (e) => {
     if (root.hidden || (root.closest('[role=tabpanel]') as HTMLElement | null)?.hidden) return;
+    if (root.dataset.picking === 'true') return; // the zone editor is picking a zone with this click
     if (shape() === 'Circle') points = [];
     if (finished) {
       points = [];
