@@ -1,23 +1,17 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createApiKey } from '../../api/auth/api-keys.ts';
-import { hashPassword } from '../../api/auth/secrets.ts';
-import { insertOperator } from '../../api/auth/oauth-store.ts';
+import type { Page } from 'playwright-core';
 import { readEvent } from '../../events/queries.ts';
 import { attachEvent } from '../../incidents/store.ts';
 import { inTransaction } from '../../platform/postgres.ts';
-import { consoleClientId } from '../../api/console/console-client.ts';
 import { authFeature, consoleFeature, eventsFeature, gateFeature, incidentsFeature, ingestFeature, maritimeFeature, positionStreamFeature, streamFeature, vesselsFeature } from '../../app/features.ts';
-import { startService, type RunningService } from '../../app/service.ts';
 import { KafkaProducer } from '../../platform/kafka/index.ts';
-import { topicSpecs } from '../../platform/topics.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
-import { launchChromium, pageLog, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
+import { createOperator, signIn, startConsoleStack, type ConsoleStack } from '../support/console-stack.ts';
 import { reading } from '../support/gate-readings.ts';
 import { jsonCodec } from '../support/codec.ts';
 import { call } from '../support/service.ts';
-import { testConfig, testKafka, testLog, unique, withAdmin } from '../support/stack.ts';
+import { testKafka } from '../support/stack.ts';
 import { track } from '../support/tracks.ts';
 
 // Issue 26 "Done means", in real Chromium against the real service, Kafka and PostGIS: sign in through the
@@ -33,20 +27,10 @@ const ZONE = {
 const USER = `console.${RUN}`;
 const PASSWORD = 'harbour-watch-2026';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('the operator console in Chromium', () => {
-  const prefix = `${unique('console')}.`;
   const producer = new KafkaProducer(testKafka('console'));
-  let service: RunningService;
-  let browser: Browser;
+  let stack: ConsoleStack;
+  let service: ConsoleStack['service'];
   let page: Page;
   let log: string[];
   let url: string;
@@ -60,43 +44,24 @@ describe('the operator console in Chromium', () => {
     track(mmsi, new Date(Date.now() - minutes * 60_000), [{ minute: 0, lon: 12.53, lat: 55.665 }, { minute: minutes, lon: 12.56, lat: 55.665 }], 10);
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const config = testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_HTTP_PORT: String(port), PSS_PUBLIC_URL: url, PSS_AUTH_URL: url, PSS_RATE_LIMIT_BURST: '10000' });
-    service = await startService(config, ['api', 'processors'], testLog, [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
-    const { pool } = service.context;
-    admin = (await createApiKey(pool, config.environment, { name: 'console-e2e', scopes: ['admin'] }, 'test')).key;
+    stack = await startConsoleStack('console', [authFeature, ingestFeature, maritimeFeature, gateFeature, vesselsFeature, eventsFeature, incidentsFeature, streamFeature(), positionStreamFeature(), consoleFeature]);
+    ({ service, page, log, url, admin } = stack);
     const zone = await call(`${url}/v1/maritime/zones`, admin, { method: 'POST', json: ZONE });
     expect(zone.status, JSON.stringify(zone.json)).toBe(201);
     zoneId = zone.json.data.id;
-    await insertOperator(pool, { id: `op_${RUN}`, username: USER, passwordHash: await hashPassword(PASSWORD), scopes: ['events:read', 'events:write', 'maritime:read', 'maritime:write', 'transactions:read', 'transactions:write'] });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    log = pageLog(page);
+    await createOperator(stack, USER, PASSWORD, ['events:read', 'events:write', 'maritime:read', 'maritime:write', 'transactions:read', 'transactions:write']);
   });
   afterAll(async () => {
-    await browser?.close();
-    if (service) {
-      const { pool } = service.context;
+    if (stack) {
       if (zoneId) await call(`${url}/v1/maritime/zones/${zoneId}`, admin, { method: 'DELETE' });
-      await pool.query('UPDATE oauth_tokens SET revoked_at = now() WHERE client_id = $1', [consoleClientId(service.context.config)]).catch(() => undefined);
-      await service.stop();
+      await stack.stop();
     }
     await producer.close();
-    await withAdmin((a) => a.deleteTopics(topicSpecs(prefix).map((t) => t.name)));
   });
 
   it('signs in through the service\'s OAuth pages and shows the zones and moving vessels', async () => {
     await produce([...crossing(BASE + 1, 1).slice(0, 1), ...track(BASE + 2, new Date(Date.now() - 60_000), [{ minute: 0, lon: 12.62, lat: 55.70 }, { minute: 1, lon: 12.63, lat: 55.70 }], 30)]);
-    await page.goto(`${url}/console/`);
-    await screenshot(page, '1-sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/oauth\/authorize/);
-    await page.getByLabel('Username').fill(USER);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await screenshot(page, '2-consent');
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(`${url}/console/`);
+    await signIn(stack, USER, PASSWORD, { signIn: '1-sign-in', consent: '2-consent' });
     await expect.poll(() => page.locator('#scopes').textContent()).toContain('maritime:read');
     await page.locator('#map[data-zones]').waitFor();
     await expect.poll(() => page.evaluate((m) => (globalThis as never as { pssMap?: { vessel(m: number): unknown } }).pssMap?.vessel(m), BASE + 2), { timeout: 15_000 }).toMatchObject({ lon: 12.63 });
@@ -207,18 +172,20 @@ describe('the operator console in Chromium', () => {
 
   it('stores a zone drawn on the map, after showing the API\'s 422 next to its field', async () => {
     await page.getByRole('tab', { name: 'Zones' }).click();
+    // The Zones tab holds the edit form too, with fields of the same names: this test's are the draw form's.
+    const draw = page.getByRole('form', { name: 'Draw a zone' });
     const box = (await page.locator('#map').boundingBox())!;
     for (const [x, y] of [[150, 120], [300, 120], [300, 260]] as const) await page.mouse.click(box.x + x, box.y + y);
     await expect.poll(() => page.locator('#zones').getAttribute('data-points')).toBe('3');
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await draw.getByRole('button', { name: 'Finish' }).click();
     const name = `Drawn berth ${RUN}`;
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Buffer (m, empty for none)').fill('-5');
-    await page.getByRole('button', { name: 'Save zone' }).click();
-    await expect.poll(() => page.locator('[data-error=buffer]').textContent()).toMatch(/must be > 0/);
+    await draw.getByLabel('Name').fill(name);
+    await draw.getByLabel('Buffer (m, empty for none)').fill('-5');
+    await draw.getByRole('button', { name: 'Save zone' }).click();
+    await expect.poll(() => draw.locator('[data-error=buffer]').textContent()).toMatch(/must be > 0/);
     await screenshot(page, '11-zone-refused');
-    await page.getByLabel('Buffer (m, empty for none)').fill('150');
-    await page.getByRole('button', { name: 'Save zone' }).click();
+    await draw.getByLabel('Buffer (m, empty for none)').fill('150');
+    await draw.getByRole('button', { name: 'Save zone' }).click();
     await expect.poll(() => page.locator('#zones').getAttribute('data-saved')).toMatch(/./);
     await screenshot(page, '12-zone-saved');
     const stored = (await call(`${url}/v1/maritime/zones?per_page=200`, admin)).json.data as { name: string; geometry: { type: string; coordinates: number[][][] }; buffer?: { distance_meters: number } }[];
