@@ -7,7 +7,8 @@ import express, { Router } from 'express';
 import type { ServiceContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { consoleClientId, consoleRedirectUri } from './console-client.ts';
-import { landTile, tileAddress, warmLandTiles } from './land-tiles.ts';
+import { tileAddress } from './land-tile-cutter.ts';
+import { landTile, warmLandTiles } from './land-tiles.ts';
 
 export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
@@ -35,8 +36,8 @@ export function consoleRouter(ctx: ServiceContext): Router {
     next();
   });
   router.get('/console/config.json', (_req, res) => {
-    // The page asks for this first: the land tile index is built while it signs in and starts the map.
-    setImmediate(warmLandTiles);
+    // The page asks for this first: the land tile worker builds its index while the page starts the map.
+    warmLandTiles();
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       client_id: consoleClientId(config),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LAND_LAYER, LAND_MAX_ZOOM, landTile, tileAddress } from '../../../../api/console/land-tiles.ts';
+import { createLandCutter, LAND_LAYER, LAND_MAX_ZOOM, tileAddress } from '../../../../api/console/land-tile-cutter.ts';
+import { landTile } from '../../../../api/console/land-tiles.ts';
 
 describe('land tile addresses', () => {
   it('accepts whole numbers inside the pyramid', () => {
@@ -18,16 +19,19 @@ describe('land tile addresses', () => {
 
 describe('land tiles', () => {
   it('cuts a vector tile with the land layer where there is land, and none over open sea', async () => {
+    const cutter = await createLandCutter();
     // Zealand (Copenhagen) at zoom 10, and the South Pacific west of Chile at zoom 5.
-    const copenhagen = await landTile({ z: 10, x: 547, y: 320 });
+    const copenhagen = cutter.cut({ z: 10, x: 547, y: 320 });
     expect(copenhagen?.byteLength).toBeGreaterThan(50);
     // A vector tile's first field is a layer (field 3, wire type 2: 0x1a) named by its layer name.
     expect(copenhagen?.[0]).toBe(0x1a);
     expect(Buffer.from(copenhagen!).includes(LAND_LAYER)).toBe(true);
+    expect(cutter.cut({ z: 5, x: 4, y: 20 })).toBeNull();
+  }, 20_000);
+  it('serves tiles cut in the worker thread, and a tile asked for again from its cache', async () => {
+    const first = await landTile({ z: 8, x: 136, y: 80 });
+    expect(Buffer.from(first!).includes(LAND_LAYER)).toBe(true);
+    expect(await landTile({ z: 8, x: 136, y: 80 })).toBe(first);
     expect(await landTile({ z: 5, x: 4, y: 20 })).toBeNull();
   }, 20_000);
-  it('answers a tile asked for again from its cache', async () => {
-    const first = await landTile({ z: 8, x: 136, y: 80 });
-    expect(await landTile({ z: 8, x: 136, y: 80 })).toBe(first);
-  });
 });
