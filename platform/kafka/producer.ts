@@ -90,11 +90,17 @@ export class KafkaProducer {
       this.#queued = undefined;
       try {
         const refused: Refusal[] = [];
-        let at = 0;
-        for (const chunk of requestSized(batch.records)) {
-          await this.#sendChunk(chunk, at, refused);
-          at += chunk.length;
-        }
+        const counts = await this.#partitionCounts(batch.records);
+        const groups = partitionGroups(batch.records, (topic) => counts.get(topic) ?? 1);
+        // One request per partition, the partitions side by side: a retry after a leader change then goes
+        // to that partition's new leader. The client groups a send's partitions by their leader at the first
+        // attempt and retries the whole group at the new leader of its first partition, so a group whose
+        // partitions moved to different brokers was refused (NOT_LEADER_OR_FOLLOWER) until the delivery
+        // timeout ran out (docs/kafka-cluster.md "Failover"). One request in flight per partition keeps each
+        // key's order and the idempotence sequence numbers, which are per partition.
+        const alone = await Promise.all(groups.map((g) => this.#sendGroup(g, batch.records, refused)));
+        const retry = alone.flat();
+        if (retry.length > 0) await this.#sendAlone(retry, batch.records, refused);
         for (const w of batch.waiters) settle(w, refused);
       } catch (err) {
         for (const w of batch.waiters) w.reject(err);
@@ -103,29 +109,54 @@ export class KafkaProducer {
     this.#inFlight = undefined;
   }
 
+  /** Partitions per topic of `records`, from the client's metadata (cached for a few seconds). */
+  async #partitionCounts(records: OutRecord[]): Promise<Map<string, number>> {
+    const topics = [...new Set(records.map((r) => r.topic))];
+    const metadata = await this.#producer.metadata({ topics });
+    return new Map(topics.map((t) => [t, metadata.topics.get(t)?.partitionsCount ?? 1]));
+  }
+
   /**
-   * One request. A record the broker refuses for good is noted in `refused` and the send goes on, so one
-   * oversized record cannot block every record after it. A record over REQUEST_BYTES travels alone, so
-   * that is the usual case. When a request of several records meets a refusal, the broker may have written
-   * its other partitions, and the client's idempotence sequence numbers no longer match the broker's after
-   * an error; a new producer (new producer id) keeps later sends consistent, and each record is then sent
-   * alone, so that only the offender is refused (the others may be written twice; consumers deduplicate).
+   * One partition's records, one request at a time. A record the broker refuses for good is noted in
+   * `refused` and the send goes on, so one oversized record cannot block every record after it; a record
+   * over REQUEST_BYTES travels alone, so that is the usual case. Returns the records of requests of several
+   * records that met a refusal: they are sent again one by one once every partition's requests are done.
    */
-  async #sendChunk(chunk: OutRecord[], base: number, refused: Refusal[]): Promise<void> {
-    try {
-      await this.#producer.send({ messages: chunk.map(toMessage) });
-    } catch (err) {
-      const code = refusalCode(err);
-      if (code === undefined) throw err;
-      if (chunk.length === 1) {
-        refused.push({ index: base, code });
-        return;
+  async #sendGroup(group: PartitionGroup, records: OutRecord[], refused: Refusal[]): Promise<number[]> {
+    const again: number[] = [];
+    for (const chunk of requestSized(group.indexes, (i) => records[i] as OutRecord)) {
+      try {
+        await this.#producer.send({ messages: chunk.map((i) => toMessage(records[i] as OutRecord, group.partition)) });
+      } catch (err) {
+        const code = refusalCode(err);
+        if (code === undefined) throw err;
+        if (chunk.length === 1) refused.push({ index: chunk[0] as number, code });
+        else again.push(...chunk);
       }
-      this.#opts.log.warn({ code, records: chunk.length }, 'kafka refused a record of a request; renewing the producer and sending the records one by one');
-      const old = this.#producer;
-      this.#producer = this.#createProducer();
-      await old.close().catch(() => undefined);
-      for (let i = 0; i < chunk.length; i++) await this.#sendChunk([chunk[i] as OutRecord], base + i, refused);
+    }
+    return again;
+  }
+
+  /**
+   * When a request of several records meets a refusal, the client's idempotence sequence numbers no longer
+   * match the broker's; a new producer (new producer id) keeps later sends consistent, and each record is
+   * then sent alone, so that only the offender is refused (the others may be written twice; consumers
+   * deduplicate).
+   */
+  async #sendAlone(indexes: number[], records: OutRecord[], refused: Refusal[]): Promise<void> {
+    this.#opts.log.warn({ records: indexes.length }, 'kafka refused a record of a request; renewing the producer and sending the records one by one');
+    const old = this.#producer;
+    this.#producer = this.#createProducer();
+    await old.close().catch(() => undefined);
+    for (const i of indexes) {
+      const record = records[i] as OutRecord;
+      try {
+        await this.#producer.send({ messages: [toMessage(record)] });
+      } catch (err) {
+        const code = refusalCode(err);
+        if (code === undefined) throw err;
+        refused.push({ index: i, code });
+      }
     }
   }
 
@@ -167,24 +198,49 @@ function refusalCode(err: unknown, depth = 0): string | undefined {
  */
 const REQUEST_BYTES = 512 * 1024;
 
-function* requestSized(records: OutRecord[]): Generator<OutRecord[]> {
-  let chunk: OutRecord[] = [];
+function* requestSized(indexes: number[], recordAt: (i: number) => OutRecord): Generator<number[]> {
+  let chunk: number[] = [];
   let bytes = 0;
-  for (const r of records) {
+  for (const i of indexes) {
+    const r = recordAt(i);
     const size = (typeof r.value === 'string' ? Buffer.byteLength(r.value) : r.value.length) + (r.key?.length ?? 0) + 64;
     if (chunk.length > 0 && bytes + size > REQUEST_BYTES) {
       yield chunk;
       chunk = [];
       bytes = 0;
     }
-    chunk.push(r);
+    chunk.push(i);
     bytes += size;
   }
   if (chunk.length > 0) yield chunk;
 }
 
-function toMessage(r: OutRecord) {
-  return { topic: r.topic, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp) };
+/** The records of one partition of one topic, as indexes into a batch, in the batch's order. */
+export interface PartitionGroup {
+  topic: string;
+  partition: number;
+  indexes: number[];
+}
+
+/**
+ * The batch split by the partition each record goes to: keyed records by the Java client's murmur2
+ * placement (as compatibilityPartitioner), records without a key to partition 0 (as the client does with
+ * that partitioner).
+ */
+export function partitionGroups(records: readonly OutRecord[], partitionsOf: (topic: string) => number): PartitionGroup[] {
+  const groups = new Map<string, PartitionGroup>();
+  records.forEach((r, i) => {
+    const partition = r.key === undefined ? 0 : partitionOfKey(r.key, partitionsOf(r.topic));
+    const id = `${partition}:${r.topic}`;
+    const group = groups.get(id);
+    if (group) group.indexes.push(i);
+    else groups.set(id, { topic: r.topic, partition, indexes: [i] });
+  });
+  return [...groups.values()];
+}
+
+function toMessage(r: OutRecord, partition?: number) {
+  return { topic: r.topic, partition, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp) };
 }
 
 /** The partition our producer places `key` on (the Java client's murmur2 placement, as compatibilityPartitioner). */
