@@ -81,12 +81,12 @@ export const gateFeature: Feature = {
 /** Security events: list, read, intake and operator changes over REST; retention on every api instance. */
 export const eventsFeature: Feature = { name: 'events', routes: eventRoutes, api: async (ctx) => startEventRetention(ctx) };
 
-/** Incidents (README "Incidents"): list, read, operator changes and merge over REST; grouping is called by the response loop. */
+/** Incidents (docs/response.md "Incidents"): list, read, operator changes and merge over REST; grouping is called by the response loop. */
 export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRoutes };
 
 /**
- * The response loop (README "Responding to alerts"): on every processors instance, a consumer group on
- * security.events that groups events into incidents and plans their actions, the executor of the action
+ * The response loop (docs/response.md "Responding to alerts"): on every processors instance, a consumer group
+ * on security.events that groups events into incidents and plans their actions, the executor of the action
  * log, and the acknowledgement-timeout sweep.
  */
 export const responseFeature: Feature = { name: 'response', processors: startResponse };
@@ -98,8 +98,9 @@ export const responseFeature: Feature = { name: 'response', processors: startRes
 export const dronesFeature: Feature = { name: 'drones', routes: droneRoutes, processors: startDroneMissions };
 
 /**
- * System configuration (README "System configuration"): alert-level defaults, parties, gates, incident
- * windows; read by the response loop. And the service's health across instances (docs/operations.md).
+ * System configuration (docs/response.md "System configuration"): alert-level defaults, parties, gates,
+ * incident windows; read by the response loop. And the service's health across instances
+ * (docs/operations.md).
  */
 export const systemFeature: Feature = { name: 'system', routes: [...systemConfigRoutes, ...systemHealthRoutes] };
 
@@ -175,9 +176,9 @@ export const vesselsFeature: Feature = {
 };
 
 /**
- * Webhooks (README "Webhooks"): the routes, and on every api instance the matcher (a consumer group on
- * security.events that records deliveries) and the dispatcher (claims due attempts from Postgres and
- * sends them). `clock` drives the retry schedule (tests pass their own).
+ * Webhooks (docs/events-and-delivery.md "Webhooks"): the routes, and on every api instance the matcher (a
+ * consumer group on security.events that records deliveries) and the dispatcher (claims due attempts from
+ * Postgres and sends them). `clock` drives the retry schedule (tests pass their own).
  */
 export function webhooksFeature(options: { clock?: Clock } = {}): Feature {
   const modules = new WeakMap<ServiceContext, WebhookModule>();

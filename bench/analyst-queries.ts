@@ -1,4 +1,4 @@
-// Analyst queries benchmark (issue 13, goal: each <= 500 ms): the README's five example queries
+// Analyst queries benchmark (issue 13, goal: each <= 500 ms): the five example queries of docs/analysts.md
 // (sql/analyst/examples.sql) over 10,000,000 stored positions, 2,000 vessels over ten days, with 100,000
 // zone events, timed as the pss_analyst role sees them, each backed by its EXPLAIN ANALYZE.
 // Positions are generated in SQL (INSERT ... SELECT from generate_series, one day at a time in time

@@ -11,9 +11,9 @@
 //   - `platform/kafka` KafkaConsumer: the service's consumer (whichever @platformatic/kafka is installed),
 //     batches of up to 10,000 as the zone processor;
 //   - Confluent's librdkafka client (@confluentinc/kafka-javascript), when BENCH_CONFLUENT_MODULE names a
-//     built copy of the package (README "Kafka client" says how it was built): its native consume(n) batch
-//     API and its KafkaJS-compatible eachBatch API. It is not a dependency of the service (see the README's
-//     decision); this benchmark only measures it.
+//     built copy of the package (docs/design-notes.md "Kafka client" says how it was built): its native
+//     consume(n) batch API and its KafkaJS-compatible eachBatch API. It is not a dependency of the service
+//     (see docs/design-notes.md "Kafka client"); this benchmark only measures it.
 // Environment: PSS_KAFKA_BROKERS (127.0.0.1:9092), BENCH_MESSAGES (300000), BENCH_RUNS (3), BENCH_CONFLUENT_MODULE.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';

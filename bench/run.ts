@@ -9,10 +9,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_BENCHES = ['ais-decode', 'ingest', 'zone-index', 'maritime-pipeline', 'events-query', 'event-stream', 'webhooks', 'gate-transactions-query', 'gate-pipeline', 'positions-sink', 'response', 'incidents-query', 'drones'];
 /**
  * Runnable by name only: kafka-clients compared kafkajs with @platformatic/kafka once, to choose the
- * client (README "Kafka client"), and kafka-consume measured Confluent's librdkafka client on our consume
+ * client (docs/design-notes.md "Kafka client"), and kafka-consume measured Confluent's librdkafka client on our consume
  * path; they are recorded decisions, not figures to watch. analyst-queries
- * generates 10,000,000 positions first, which takes several minutes (README "Analysts"); vessel-directory
- * measured a decision (README vessel decision 8). pipeline (end to end, TCP feed to WebSocket client and
+ * generates 10,000,000 positions first, which takes several minutes (docs/benchmarks.md); vessel-directory
+ * measured a decision (docs/vessels.md, decision 8). pipeline (end to end, TCP feed to WebSocket client and
  * webhook, two layouts of the service's processes) steps through several rates per layout: 7-11 minutes.
  * console (issue 26) needs Chromium (infra/chromium.sh) and runs about 2 minutes.
  */

@@ -1,7 +1,7 @@
 // Vessel directory start-up (issue 13, item 2): the zone processor's directory loads the vessels table and
 // follows ais.static from the static sink's committed offsets; before, it replayed the whole compacted
 // topic at every start. This measures both ways of filling a directory of VESSELS vessels, through the
-// static sink as in service (README vessel decision 8).
+// static sink as in service (docs/vessels.md, decision 8).
 // Run: npm run bench vessel-directory   (PSS_BENCH_VESSELS, default 100,000)
 import { loadConfig } from '../app/config.ts';
 import { createCodec } from '../platform/codec/index.ts';

@@ -137,7 +137,7 @@ function printBanner(service: RunningService, key: string): void {
       `  zones:  curl -H "Authorization: Bearer ${key}" ${service.url}/v1/maritime/zones`,
       `  drones: curl -H "Authorization: Bearer ${key}" ${service.url}/v1/drones/missions`,
       `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
-      `  live event stream (README "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
+      `  live event stream (docs/events-and-delivery.md "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
       `    then type: {"type":"subscribe","filters":{"categories":["maritime"],"min_severity":"medium"}}`,
       `  gate transactions: curl -H "Authorization: Bearer ${key}" "${service.url}/v1/transactions?sort=risk_score"`,
       `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}) and a truck every 4 s at gate-north; events as they happen:`,

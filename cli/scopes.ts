@@ -3,7 +3,7 @@ import { apiRoutes } from '../app/v1-routes.ts';
 import { loadConfig } from '../app/config.ts';
 import { FEATURES } from '../app/features.ts';
 
-/** Prints the scope table of every /v1 endpoint (the README's table comes from here). */
+/** Prints the scope table of every /v1 endpoint (docs/api.md "Scopes" comes from here). */
 export async function scopesCommand(): Promise<number> {
   console.log(scopeTable(apiRoutes(FEATURES, loadConfig())));
   return 0;

@@ -2,7 +2,7 @@ import type { EventCategory, EventSeverity } from '../schemas/event.ts';
 
 /**
  * A type's category, and its severity: fixed, or `varies` when the producer decides it by the rule
- * written beside the type (README "Events": the rules in one list).
+ * written beside the type (docs/events-and-delivery.md "Security events": the rules in one list).
  */
 interface EventTypeRule {
   category: EventCategory;
@@ -73,7 +73,7 @@ export const EVENT_TYPES = {
   drone_lost_link: { category: 'drone', severity: 'high' },
   mission_aborted: { category: 'drone', severity: 'medium' },
 
-  // Our incidents (incidents/, README "Incidents"): each incident_* event has its incident's severity,
+  // Our incidents (incidents/, docs/response.md "Incidents"): each incident_* event has its incident's severity,
   // the highest of the events it groups, so whoever filters by severity follows the incident's whole life.
   incident_created: { category: 'system', severity: 'varies' },
   /** Beyond the spec: an operator took the incident (its escalation stops). */

@@ -1,4 +1,4 @@
-// Which incident an event belongs to, by the port's own entities (issue 23, item 5; README "Incidents").
+// Which incident an event belongs to, by the port's own entities (issue 23, item 5; docs/response.md "Incidents").
 // Pure: the store (incidents/store.ts) looks up what the event itself does not say (the vessel a
 // container is booked on, the MMSI of a vessel known by IMO) and passes it in as `links`.
 //

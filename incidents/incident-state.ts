@@ -1,4 +1,4 @@
-// The incident state machine (issue 23, item 5; README "Incidents"). Pure: time is passed in, nothing is
+// The incident state machine (issue 23, item 5; docs/response.md "Incidents"). Pure: time is passed in, nothing is
 // loaded or saved (incidents/store.ts does that). Each change returns the incident after it with its
 // revision counted, or the very same object when it changes nothing.
 //
@@ -14,7 +14,7 @@ import { EVENT_SEVERITIES, type EventSeverity, type SecurityEvent } from '../sch
 import type { Incident } from '../schemas/incident.ts';
 import type { Grouping, Subject } from './grouping.ts';
 
-/** The system configuration's incident windows (README "Incidents"; Part B's `incidents` section). */
+/** The system configuration's incident windows (docs/response.md "Incidents"; Part B's `incidents` section). */
 export interface IncidentWindows {
   /** An unresolved incident takes an event of its key this close to its events in time. */
   groupWindowMinutes: number;

@@ -1,6 +1,6 @@
 // Settings: one typed, documented entry each, read from PSS_* environment variables and validated at
 // start-up. This file holds the mechanism and the plumbing's own settings; app/config.ts assembles every
-// module's table, and the README's configuration table is generated from it (`pss config`).
+// module's table, and docs/configuration.md's table is generated from it (`pss config`).
 
 export interface Setting<T> {
   env: string;

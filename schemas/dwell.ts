@@ -15,7 +15,7 @@ export const dwellResponseSchema = {
         required: ['mmsi', 'vessel_name', 'entered_at', 'dwell_minutes', 'authorized', 'alert_status'],
         properties: {
           mmsi: { type: 'integer' },
-          /** The spec types it string: empty until static data has named the vessel (README, maritime decisions). */
+          /** The spec types it string: empty until static data has named the vessel (docs/zones-and-rules.md, decision 13). */
           vessel_name: { type: 'string' },
           /** Start of the current stay; dwell carried over from an earlier stay is in dwell_minutes. */
           entered_at: { type: 'string', format: 'date-time' },

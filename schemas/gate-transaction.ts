@@ -159,7 +159,7 @@ export const overrideResultSchema = {
 } as const;
 export type OverrideResult = FromSchema<typeof overrideResultSchema>;
 
-/** What caused a gate command (README "Gate commands"): an operator's override, the automated decision, or a response action. */
+/** What caused a gate command (docs/gate.md "Gate commands"): an operator's override, the automated decision, or a response action. */
 export const GATE_COMMAND_ORIGINS = ['override', 'decision', 'response'] as const;
 export type GateCommandOrigin = (typeof GATE_COMMAND_ORIGINS)[number];
 /** The lane of a command to the whole gate (a lock from the response loop). */

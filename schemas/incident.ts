@@ -3,7 +3,7 @@ import { pageQueryProperties } from './common.ts';
 import { EVENT_SEVERITIES, securityEventSchema } from './event.ts';
 import { SORT_ORDERS } from './event-api.ts';
 
-/** Issue 23 (README "Incidents"): open -> acknowledged -> resolved; open -> resolved; resolved -> open (reopen window). */
+/** Issue 23 (docs/response.md "Incidents"): open -> acknowledged -> resolved; open -> resolved; resolved -> open (reopen window). */
 export const INCIDENT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
@@ -83,7 +83,7 @@ export const incidentChangeSchema = {
 } as const;
 export type IncidentChange = FromSchema<typeof incidentChangeSchema>;
 
-/** The response loop's action kinds, sources and states (response/planner.ts, response/action-log.ts; README "Responding to alerts"). */
+/** The response loop's action kinds, sources and states (response/planner.ts, response/action-log.ts; docs/response.md "Responding to alerts"). */
 export const RESPONSE_ACTION_KINDS = ['notify', 'escalate', 'lock_gate', 'dispatch_drone', 'close_incident'] as const;
 export const RESPONSE_ACTION_SOURCES = ['rule', 'level', 'ladder', 'ack_timeout', 'fleet'] as const;
 export const RESPONSE_ACTION_STATUSES = ['pending', 'done', 'muted', 'failed', 'given_up', 'waiting_fleet'] as const;
@@ -122,7 +122,7 @@ export const incidentNotificationSchema = {
   properties: {
     action_id: { type: 'string' },
     event_id: { type: 'string' },
-    channel: { type: 'string', description: 'dashboard, push or audio_alarm (README "Responding to alerts").' },
+    channel: { type: 'string', description: 'dashboard, push or audio_alarm (docs/response.md "Responding to alerts").' },
     status: actionStatus,
     assigned_to: { ...nullableText, description: 'The operator the event was assigned to by the rule\'s notify_operator, if any.' },
     webhook_ids: { type: 'array', items: { type: 'string' }, description: 'push: the webhooks the event was queued for delivery to; empty for the other channels.' },

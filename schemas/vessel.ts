@@ -97,7 +97,7 @@ export const vesselDetailSchema = {
         },
       },
     },
-    risk_score: { type: 'integer', minimum: 0, maximum: 100, description: 'Vessel risk score 0-100 from its recent findings, decayed (half-life 6 h) to its newest report; 0 when it has none (README "Maritime rules", vessel risk score)' },
+    risk_score: { type: 'integer', minimum: 0, maximum: 100, description: 'Vessel risk score 0-100 from its recent findings, decayed (half-life 6 h) to its newest report; 0 when it has none (docs/zones-and-rules.md "Maritime rules", vessel risk score)' },
     recent_events: { type: 'array', description: 'The 10 newest events about the vessel, newest first', items: { type: 'object' } },
   },
 } as const;

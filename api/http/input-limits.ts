@@ -2,7 +2,8 @@
 // body declared larger than the limit, JSON nested deeper than storage and recursion can take, and
 // text that PostgreSQL cannot store or that has no place in an identifier. The route registry applies
 // these to every route's path parameters, query and JSON body; the ingest routes, which parse their
-// own bodies, call the same functions. README "Errors" lists the limits.
+// own bodies, call the same functions. docs/api.md "What the edge refuses, on every route"
+// lists the limits.
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError } from '../../platform/errors.ts';
 import type { Location, Problem } from './validation.ts';

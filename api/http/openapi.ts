@@ -200,7 +200,7 @@ export function openApiRoute(routes: RouteDef[], config: Pick<Config, 'publicUrl
   });
 }
 
-/** Markdown for the README: the scope list, then every endpoint with the scopes that admit it. */
+/** Markdown for docs/api.md "Scopes": the scope list, then every endpoint with the scopes that admit it. */
 export function scopeTable(routes: RouteDef[]): string {
   const scopes = ['| Scope | Grants |', '|---|---|', ...Object.entries(SCOPE_GRANTS).map(([s, g]) => `| \`${s}\` | ${g} |`)];
   const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));

@@ -1,7 +1,7 @@
 /**
  * Token-bucket rate limiting, one bucket per key (a credential id, a client_id or a client address).
  * State is per process: each API instance enforces the limits on its own share of the traffic, which
- * is what the README documents. The clock is injected so tests control time.
+ * is what docs/api.md "Rate limits" documents. The clock is injected so tests control time.
  */
 export interface RateLimit {
   /** Bucket size: requests allowed at once. */

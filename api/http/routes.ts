@@ -2,7 +2,7 @@
  * The route registry: every /v1 endpoint is one `defineRoute(...)` value, and this list is the single
  * scope table. From it come the express routes (authentication, rate limit, scope check, body
  * parsing, validation, handler, in that order), the OpenAPI document at /v1/openapi.json, and the
- * README's scope table (`pss scopes`).
+ * scope table of docs/api.md "Scopes" (`pss scopes`).
  *
  * How a feature adds endpoints:
  *

@@ -1,4 +1,4 @@
-// Incident endpoints (issue 23, item 5; README "Incidents"): the list with its filters, one incident with
+// Incident endpoints (issue 23, item 5; docs/response.md "Incidents"): the list with its filters, one incident with
 // its events and timeline, the operators' changes and merging. The rules live in incidents/; these routes
 // read the request and answer. Scopes: events:read and events:write, as for the events they group. The
 // detail's actions, notifications and escalations come from the response loop's action log, composed here
@@ -52,7 +52,7 @@ export const incidentRoutes: RouteDef[] = [
     path: '/incidents/:incident_id',
     scopes: ['events:read'],
     summary: 'Read an incident with its events, timeline and response',
-    description: 'actions: every action the response loop planned for it; notifications and escalations: its notify and escalate actions as operators read them (README "Responding to alerts").',
+    description: 'actions: every action the response loop planned for it; notifications and escalations: its notify and escalate actions as operators read them (docs/response.md "Responding to alerts").',
     tag: 'Incidents',
     params: incidentIdParams,
     responses: { 200: { description: 'The incident', schema: dataOf(incidentDetailSchema) } },

@@ -14,7 +14,7 @@ const POSITION_STAGES: ReadonlySet<Stage> = new Set(['ingest sent', 'ais.positio
 export type Stage = (typeof STAGES)[number];
 
 /**
- * The events timed: those emitted at the report they are dated to (README maritime decision 9). An exit
+ * The events timed: those emitted at the report they are dated to (docs/zones-and-rules.md, decision 9). An exit
  * is dated to the first report outside but emitted once confirmed, 60 s later; rule episodes and
  * occupancy have times of their own.
  */

@@ -1,5 +1,6 @@
 // A webhook receiver for benchmarks: node:http on loopback, answering 200 at once, checking every 50th
-// signature as a customer's endpoint would (README "Verifying a delivery"), and handing each body on.
+// signature as a customer's endpoint would (docs/events-and-delivery.md "Verifying a delivery"), and handing
+// each body on.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -22,7 +22,7 @@ let closed = 0;
 let cpuAtStart = process.cpuUsage();
 const MARK = Buffer.from('"bench_sent_at":');
 
-/** The filters of client `i`: what operators' dashboards might ask for (README "Benchmarks" lists the mix). */
+/** The filters of client `i`: what operators' dashboards might ask for (the `event-stream` rows of docs/benchmarks.md). */
 function filtersOf(i: number, zones: string[], modules: string[]): Record<string, unknown> {
   const categories = ['gate', 'perimeter', 'maritime', 'drone', 'system', 'decision'];
   switch (i % 10) {

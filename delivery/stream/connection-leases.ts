@@ -1,6 +1,6 @@
 // Spec "Limits": at most 10 WebSocket connections per API key, across every API instance. Each live
 // connection is a row of stream_connections (sql/migrations/0011) holding a lease its instance renews;
-// a crashed instance's rows stop counting when their lease runs out (README "Connection limit").
+// a crashed instance's rows stop counting when their lease runs out (docs/events-and-delivery.md "Connection limit").
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../platform/log.ts';
 import { inTransaction, type Pool } from '../../platform/postgres.ts';

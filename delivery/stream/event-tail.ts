@@ -20,7 +20,7 @@ export interface Tailed {
 /**
  * A fetch answers as soon as there is a record (minBytes 1), so a quiet topic costs no latency; under load
  * the next fetch runs while a batch is dispatched and brings back everything that arrived meanwhile, so
- * batches, and the messages per socket write, grow with the load (README "Benchmarks").
+ * batches, and the messages per socket write, grow with the load (docs/benchmarks.md: where the time goes, Stream).
  */
 const FETCH = { maxWaitMs: 500, minBytes: 1, maxBytes: 8 * 1024 * 1024 };
 const MAX_BACKOFF_MS = 5_000;

@@ -1,6 +1,6 @@
 // A WebSocket text frame (RFC 6455 section 5.2) as a server sends it: FIN, opcode 1, unmasked. The hub frames
 // an event once and writes the same bytes to every client that takes it uncompressed, instead of having the
-// library frame it again for each (README "Benchmarks": where the time goes).
+// library frame it again for each (docs/benchmarks.md: where the time goes, Stream).
 
 export function textFrame(payload: Buffer): Buffer {
   const length = payload.length;

@@ -1,6 +1,6 @@
-// The WebSocket hub of one API instance (README "Live event stream"): its own reader of security.events
-// feeds every subscribed connection whose filters match; a ring of recent records and reads from Kafka by
-// offset resume clients that reconnect, here or from another instance.
+// The WebSocket hub of one API instance (docs/events-and-delivery.md "Live event stream"): its own reader of
+// security.events feeds every subscribed connection whose filters match; a ring of recent records and reads
+// from Kafka by offset resume clients that reconnect, here or from another instance.
 import type { ComponentHealth } from '../../platform/health/model.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -1,7 +1,7 @@
-// How fast one client may send (README "Live event stream: limits"): a token bucket over its messages. A
-// client says little (auth, subscribe, now and then update_filters); one that floods the server with
-// messages, each answered, is closed for that (1008) instead of being taken for a slow reader when the
-// answers pile up. Pure: time is passed in.
+// How fast one client may send (docs/events-and-delivery.md "Limits on what a client sends"): a token bucket
+// over its messages. A client says little (auth, subscribe, now and then update_filters); one that floods the
+// server with messages, each answered, is closed for that (1008) instead of being taken for a slow reader
+// when the answers pile up. Pure: time is passed in.
 
 export interface InboundRate {
   /** Messages a client may send at once. */

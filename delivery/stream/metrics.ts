@@ -1,6 +1,6 @@
 import { counter, gauge, histogram } from '../../platform/metrics.ts';
 
-/** The stream's metrics on /metrics (README "Operations"). */
+/** The stream's metrics on /metrics (docs/operations.md "Operations"). */
 export const streamMetrics = {
   clients: gauge('pss_stream_clients', 'Authenticated WebSocket stream connections on this instance'),
   sent: counter('pss_stream_messages_sent_total', 'Messages handed to stream sockets, by kind (event or control)', ['type']),

@@ -1,5 +1,5 @@
-// The stream's wire protocol (spec "WebSocket stream"; README "Live event stream"): client messages parsed
-// and checked here, server messages built here, close codes in one table. Pure: no sockets.
+// The stream's wire protocol (spec "WebSocket stream"; docs/events-and-delivery.md "Protocol"): client
+// messages parsed and checked here, server messages built here, close codes in one table. Pure: no sockets.
 import { Ajv, type ErrorObject } from 'ajv';
 import { EVENT_CATEGORIES, EVENT_SEVERITIES } from '../../schemas/event.ts';
 import { STREAM_FILTER_FIELDS, streamFiltersSchema, type StreamFilters } from '../../schemas/stream.ts';
@@ -48,9 +48,10 @@ export const CLOSE = {
 export const AUTH_DEADLINE_MS = 10_000;
 
 /**
- * Bounds on what one client's mistakes can cost (README "Live event stream: limits"): an error lists at most
- * MAX_PROBLEMS problems (and how many more there were), quotes at most QUOTE_CHARS of a client's value, and
- * is never longer than MAX_ERROR_CHARS. An answer is then small whatever the question was.
+ * Bounds on what one client's mistakes can cost (docs/events-and-delivery.md "Limits on what a client
+ * sends"): an error lists at most MAX_PROBLEMS problems (and how many more there were), quotes at most
+ * QUOTE_CHARS of a client's value, and is never longer than MAX_ERROR_CHARS. An answer is then small whatever
+ * the question was.
  */
 const MAX_PROBLEMS = 10;
 const QUOTE_CHARS = 64;

@@ -1,4 +1,4 @@
-// Which missed events a resuming client gets (README "Live event stream: resume"): of the events matching
+// Which missed events a resuming client gets (docs/events-and-delivery.md "Resume"): of the events matching
 // its filters between its handle and the hub's position, the newest REPLAY_LIMIT, in append order; the
 // older ones form the gap the client is told about. Fed one record at a time, so a long range read from
 // Kafka never holds more than twice the limit in memory.

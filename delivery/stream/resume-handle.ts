@@ -1,4 +1,4 @@
-// The stream's resume handle (README "Live event stream: resume"): an opaque, URL-safe token that says,
+// The stream's resume handle (docs/events-and-delivery.md "Resume"): an opaque, URL-safe token that says,
 // for every partition of security.events, the next offset the client has not been offered. Everything
 // below it was delivered to the client or did not match its filters. Offsets are the topic's, so any API
 // instance can resume a client from another instance's handle by reading the range from Kafka.

@@ -1,5 +1,6 @@
-// A connection's outgoing messages: a bounded FIFO in front of the socket, and the policy that warns a
-// client falling behind and cuts it off before its backlog grows past the spec's buffer (README "Slow clients").
+// A connection's outgoing messages: a bounded FIFO in front of the socket, and the policy that warns a client
+// falling behind and cuts it off before its backlog grows past the spec's buffer (docs/events-and-delivery.md
+// "Slow clients").
 
 /** Spec "Limits": WebSocket buffer, 1000 messages. */
 export const BUFFER_MESSAGES = 1000;

@@ -148,7 +148,7 @@ export function classifyAddress(text: string): AddressClass {
   return v4 === undefined ? 'not_an_address' : classify4(v4);
 }
 
-/** Whether a webhook may connect to this address; loopback only in development (README "Webhooks: SSRF"). */
+/** Whether a webhook may connect to this address; loopback only in development (docs/events-and-delivery.md "SSRF protection"). */
 export function addressAllowed(cls: AddressClass, allowLoopback: boolean): boolean {
   return cls === 'public' || (allowLoopback && cls === 'loopback');
 }

@@ -1,6 +1,6 @@
 import { counter, gauge, histogram } from '../../platform/metrics.ts';
 
-/** The webhooks' metrics on /metrics (README "Webhooks"). */
+/** The webhooks' metrics on /metrics (docs/events-and-delivery.md, Webhooks "Metrics"). */
 export const webhookMetrics = {
   attempts: counter('pss_webhook_attempts_total', 'Webhook delivery attempts, by outcome (delivered, retry, failed, gone) and reason class of a failure', ['outcome', 'reason']),
   attemptSeconds: histogram('pss_webhook_attempt_seconds', 'Duration of webhook delivery attempts (connect to answer)', ['outcome'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),

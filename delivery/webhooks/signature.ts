@@ -1,5 +1,5 @@
 // Spec "Webhook deliveries", signature rules. `verifyWebhookSignature` is the helper for receivers
-// (README "Webhooks: verifying a delivery"); it needs nothing but node:crypto.
+// (docs/events-and-delivery.md "Verifying a delivery"); it needs nothing but node:crypto.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Spec "Limits": webhook signature age tolerance (receiver side). */

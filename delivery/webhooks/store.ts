@@ -26,7 +26,7 @@ interface WebhookRow {
 const COLUMNS = `id, name, url, events, min_severity, categories, zones, headers, secret_hint, active, disabled_reason,
   created_at, last_triggered_at, success_count, failure_count`;
 
-/** What reads show (README "Webhooks"): every field but the secret, of which only `secret_hint`. */
+/** What reads show (docs/events-and-delivery.md "Webhooks"): every field but the secret, of which only `secret_hint`. */
 export function webhookView(row: WebhookRow) {
   return {
     id: row.id,

@@ -2,8 +2,8 @@
 // people check their receiver, so each sample has the shape a real event of its type has in this
 // service: a location (lat, lng, and zone where real ones carry one) for the types that have one, the
 // metadata fields their producers write, a title and description of the same kind. Gate and decision
-// events, and system_health_change, carry the empty location their real ones carry (README "Gate
-// transactions"). Every sample is still marked: `metadata.test` true, a title starting "Test event:",
+// events, and system_health_change, carry the empty location their real ones carry (docs/gate.md
+// "Gate transactions"). Every sample is still marked: `metadata.test` true, a title starting "Test event:",
 // `source_module` webhooks.test, a random id. Pure but for that id.
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, type EventType } from '../../events/event-types.ts';

@@ -1,4 +1,4 @@
-// The one module that talks to a Kafka client library (@platformatic/kafka; see the README's design notes
+// The one module that talks to a Kafka client library (@platformatic/kafka; see docs/design-notes.md "Kafka client"
 // for the benchmark that chose it). Everything else uses these small types, so the client can be swapped.
 // One file per role: records.ts (shared types), producer.ts, consumer.ts, partition-reader.ts, admin.ts;
 // lag-sampler.ts reads the consumer groups' offsets and lag-status.ts judges them.

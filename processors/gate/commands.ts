@@ -1,6 +1,6 @@
 // The commands the gate sends its lane controllers (gate.commands), built from their causes (pure). Each
 // command_id is derived from its cause, so the cause seen again (a replayed reading, a retried response
-// action) names the same command and the outbox (command-outbox.ts) keeps one. README "Gate commands".
+// action) names the same command and the outbox (command-outbox.ts) keeps one. docs/gate.md "Gate commands".
 import { createHash } from 'node:crypto';
 import { ALL_LANES, type GateAction, type GateCommand, type OverrideResult, type TransactionStatus } from '../../schemas/gate-transaction.ts';
 import type { NewTransaction } from './transaction.ts';

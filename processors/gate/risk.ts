@@ -2,7 +2,7 @@
 // bad its finding is) and a weight (how much of the composite it may take); the composite risk score is
 // the weighted sum, capped at 100, so one grave finding (a broken seal: 100 x 0.6 = 60) reaches manual
 // review alone and two reach rejection, while many small doubts add up. Every factor is listed, 0 when
-// nothing was found, so the detail view shows what was checked. README "Gate" has the table.
+// nothing was found, so the detail view shows what was checked. docs/gate.md "Risk factors" has the table.
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
 

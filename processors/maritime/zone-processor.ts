@@ -1,6 +1,6 @@
 // The maritime zone processor: a consumer group on ais.positions. Per batch it loads the states of
 // vessels it has not seen since the last rebalance (meanwhile the vessel directory catches up with the
-// static data produced before the batch: README maritime decisions), evaluates (evaluate-batch.ts,
+// static data produced before the batch: docs/zones-and-rules.md, decision 14), evaluates (evaluate-batch.ts,
 // pure), stores changed states and new events in one transaction, wakes the event relay, and only then
 // lets the consumer commit offsets. A crash anywhere replays the batch into the same state and the same
 // event ids.

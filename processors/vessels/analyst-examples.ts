@@ -1,4 +1,4 @@
-// The README's example analyst queries, read from sql/analyst/examples.sql (one source for the README,
+// The example analyst queries, read from sql/analyst/examples.sql (one source for docs/analysts.md,
 // the tests and the benchmark).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

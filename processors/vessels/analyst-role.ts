@@ -1,4 +1,4 @@
-// The analyst login (README "Analysts"): migration 0016 creates the read-only role pss_analyst without a
+// The analyst login (docs/analysts.md): migration 0016 creates the read-only role pss_analyst without a
 // login; the set-up (every start and `pss migrate`) gives it PSS_ANALYST_PASSWORD. The password is sent
 // as a SCRAM-SHA-256 verifier (RFC 5802/7677, PostgreSQL's stored form), so neither the server's logs
 // nor pg_authid ever hold it in clear, and it travels as a query parameter.

@@ -14,10 +14,10 @@ import type { StaticRow } from './static-rows.ts';
 type Queryable = Pool | PoolClient;
 
 /**
- * Stores rows not stored before (same vessel, event time and feed); returns how many were new. The rows
- * go by binary COPY into a session-local staging table, then into the partitions with one INSERT ... ON
- * CONFLICT DO NOTHING: COPY cannot skip existing keys itself, and a re-read batch must add nothing.
- * Measured against one INSERT over unnest arrays: 135,000 against 70,000 rows/s (README, positions-sink).
+ * Stores rows not stored before (same vessel, event time and feed); returns how many were new. The rows go by
+ * binary COPY into a session-local staging table, then into the partitions with one INSERT ... ON CONFLICT DO
+ * NOTHING: COPY cannot skip existing keys itself, and a re-read batch must add nothing. Measured against one
+ * INSERT over unnest arrays: 135,000 against 70,000 rows/s (docs/vessels.md "Vessels and positions").
  */
 export async function insertPositions(db: Queryable, rows: readonly PositionRow[]): Promise<number> {
   if (rows.length === 0) return 0;

@@ -1,6 +1,6 @@
--- The README's five example queries for analysts (README "Analysts"), run against a seeded database by
+-- The five example queries for analysts (docs/analysts.md "Five questions, answered"), run against a seeded database by
 -- test/integration/processors/vessels/analyst-queries.test.ts and timed over 10,000,000 positions by
--- bench/analyst-queries.ts. Each starts with a `-- name:` line; the README quotes each verbatim.
+-- bench/analyst-queries.ts. Each starts with a `-- name:` line; docs/analysts.md quotes each verbatim.
 
 -- name: crossed_channel
 -- Which vessels crossed the approach channel between 02:00 and 04:00 (UTC) on 20 November 2026?

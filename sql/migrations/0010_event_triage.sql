@@ -2,7 +2,7 @@
 -- What operators change on an event (spec "Event": requires_action, assigned_to, incident_id) lives beside
 -- the insert-only security_events, one row per event that has been changed, holding all three fields as
 -- they are now (so an empty assigned_to or a null incident_id is an answer, not "unchanged"; unassigned
--- is '', as in the event body, README maritime decision 13). The stored body stays
+-- is '', as in the event body, docs/zones-and-rules.md, decision 13). The stored body stays
 -- the event as its module found it; security_events_current merges the two, and the relay publishes that.
 CREATE TABLE event_triage (
   event_id        text PRIMARY KEY REFERENCES security_events (id) ON DELETE CASCADE,

@@ -1,6 +1,6 @@
 -- Up Migration
 -- Live WebSocket stream connections, one row each, so the spec's limit of 10 per credential holds across
--- every API instance (README "Live event stream: connection limit"). An instance renews the lease of its
+-- every API instance (docs/events-and-delivery.md "Connection limit"). An instance renews the lease of its
 -- own rows every third of PSS_STREAM_CONNECTION_LEASE_SECONDS and deletes a row when its connection ends;
 -- the rows of a crashed instance stop counting when their lease runs out. Times are the database's clock,
 -- the one every instance shares.

@@ -1,6 +1,7 @@
 -- Up Migration
--- Webhooks (spec "Webhook", "Webhook deliveries"; README "Webhooks"). The signing secret is needed in
--- clear to sign, so it is stored encrypted (AES-256-GCM, key PSS_WEBHOOK_SECRET_KEY), not hashed.
+-- Webhooks (spec "Webhook", "Webhook deliveries"; docs/events-and-delivery.md "Webhooks"). The signing secret
+-- is needed in clear to sign, so it is stored encrypted (AES-256-GCM, key PSS_WEBHOOK_SECRET_KEY), not
+-- hashed.
 CREATE TABLE webhooks (
   id                        text PRIMARY KEY,
   name                      text NOT NULL,
@@ -62,7 +63,7 @@ CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (webhook_id, next_
 CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_history_idx ON webhook_deliveries (webhook_id, created_at DESC);
 
--- Every attempt, for the health window (README "Webhooks: health").
+-- Every attempt, for the health window (docs/events-and-delivery.md "Health").
 CREATE TABLE webhook_attempts (
   delivery_id      text NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
   attempt          integer NOT NULL,

@@ -1,5 +1,5 @@
 -- Up Migration
--- Incidents (issue 23, item 5; incidents/, README "Incidents"): related events grouped under a key over the
+-- Incidents (issue 23, item 5; incidents/, docs/response.md "Incidents"): related events grouped under a key over the
 -- port's own entities (vessel, container, plate, gate, zone), with a state (open, acknowledged, resolved),
 -- an owner, an escalation step and an audit of every change.
 --   * incidents: one row per incident; the subject columns hold the first value of each entity seen among

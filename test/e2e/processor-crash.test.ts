@@ -85,7 +85,8 @@ describe('a processor killed mid-dwell', () => {
     await send([0, 20]);
     await consumeUntil(topics.securityEvents, (seen) => mine(seen).some((e) => e.type === 'dwell_threshold'), { timeoutMs: 60_000 });
     // Killed mid-dwell once its events are on the topic and recorded as such. (A kill between the broker's
-    // acknowledgement and that record would publish them again, with the same ids: see the README.)
+    // acknowledgement and that record would publish them again, with the same ids:
+    // docs/events-and-delivery.md "Security events".)
     await untilAllPublished();
     child.kill('SIGKILL');
     await once(child, 'exit');

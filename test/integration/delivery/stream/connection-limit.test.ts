@@ -5,9 +5,10 @@ import { startTestService, type TestService } from '../../../support/service.ts'
 import { unique } from '../../../support/stack.ts';
 import { StreamClient } from '../../../support/stream-client.ts';
 
-// Spec "Limits": at most 10 stream connections per API key, across every API instance (README "Connection
-// limit"): two in-process services with their own instance ids, and a `pss start --roles api` process
-// killed with SIGKILL, whose connections stop counting when their 3 s leases run out.
+// Spec "Limits": at most 10 stream connections per API key, across every API instance
+// (docs/events-and-delivery.md "Connection limit"): two in-process services with their own instance ids, and
+// a `pss start --roles api` process killed with SIGKILL, whose connections stop counting when their 3 s
+// leases run out.
 describe('the stream connection limit', () => {
   const prefix = `${unique('limit')}.`;
   const lease = { PSS_STREAM_CONNECTION_LEASE_SECONDS: '3' };

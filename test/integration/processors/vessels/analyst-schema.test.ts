@@ -13,8 +13,8 @@ import type { SecurityEvent } from '../../../../schemas/event.ts';
 import type { ZoneCreate } from '../../../../schemas/zone.ts';
 import { scratchDatabase, type ScratchDatabase } from '../../../support/scratch-database.ts';
 
-// Issue 13: the analyst schema against a seeded database of its own (exact rows), the README's five
-// queries, and the pss_analyst role's rights.
+// Issue 13: the analyst schema against a seeded database of its own (exact rows), the five queries
+// of docs/analysts.md, and the pss_analyst role's rights.
 const NOW = Date.now();
 const MIN = 60_000;
 const HOUR = 60 * MIN;

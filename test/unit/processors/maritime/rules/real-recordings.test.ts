@@ -15,7 +15,7 @@ import type { StoredZone } from '../../../../../schemas/zone.ts';
 // Issue 12: every AIS integrity rule over the real recordings in test/fixtures/ais, to count false alarms.
 // Each recording gets one zone over its whole area (a 200 km circle on its median position) watching
 // everything: AIS loss after 10 minutes, jumps beyond 1 nm, heading/COG mismatch. Lines without their own
-// time are received one second apart. The counts are in the README ("Maritime rules": false alarms).
+// time are received one second apart. The counts are in docs/zones-and-rules.md "False alarms on the real recordings".
 const DIR = fileURLToPath(new URL('../../../../fixtures/ais/', import.meta.url));
 const FILES = readdirSync(DIR).filter((f) => f.startsWith('real-nmea-') && f.endsWith('.txt')).sort();
 const RULES: ZoneRuleSet = { ais_rules: { alert_on: [{ ais_loss_seconds: 600 }, { position_jump_nm: 1 }, { heading_speed_mismatch: true }], alert_level: 'high' } };
@@ -72,7 +72,7 @@ function countEvents(file: string): Record<string, number> {
 }
 
 describe('AIS integrity rules over the real recordings', () => {
-  it('raise the counted alarms (a change here is a change in false alarms: update the README with it)', () => {
+  it('raise the counted alarms (a change here is a change in false alarms: update docs/zones-and-rules.md with it)', () => {
     const all = Object.fromEntries(FILES.map((f) => [f.replace(/^real-nmea-|\.txt$/g, ''), countEvents(f)]));
     expect(all).toMatchInlineSnapshot(`
       {
