@@ -1,6 +1,5 @@
 // The drones API (docs/drones.md "API"): the fleet's status, missions (list, detail, create, abort) and the
 // HTTP ingest of telemetry. The rules live in drones/; these routes read the request and answer.
-import type { Request } from 'express';
 import { droneDeadLetter, judgeTelemetry } from '../../drones/fleet-intake.ts';
 import { fleetStatus, listMissions, missionListProblems, missionView } from '../../drones/mission-list.ts';
 import { readMission } from '../../drones/mission-store.ts';
@@ -13,21 +12,11 @@ import { inTransaction } from '../../platform/postgres.ts';
 import { dataOf, errorBodySchema, listOf } from '../../schemas/common.ts';
 import { droneStatusSchema, droneTelemetrySchema, missionAbortSchema, missionCreateSchema, missionListQuerySchema, missionSchema } from '../../schemas/drone.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
-import type { Location, Problem } from '../http/validation.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKey } from '../http/idempotency.ts';
+import { locatedIn } from '../http/validation.ts';
 import { randomUUID } from 'node:crypto';
 
 const missionParams = { type: 'object', required: ['mission_id'], properties: { mission_id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
-const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-const at = (location: Location) => (p: { path: string; message: string }): Problem => ({ location, ...p });
-
-function idempotencyKey(req: Request): string | undefined {
-  const key = req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('bad_request', `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`);
-  return key;
-}
-
 const TELEMETRY_MAX_ITEMS = 1_000;
 
 export const droneRoutes: RouteDef[] = [
@@ -48,7 +37,7 @@ export const droneRoutes: RouteDef[] = [
     description: 'Filters combine with AND (status, kind, drone_id, incident_id, created between start_date and end_date); newest first; paged as events are.',
     tag: 'Drones',
     query: missionListQuerySchema,
-    check: ({ query }) => missionListProblems(query as { start_date?: unknown; end_date?: unknown }).map(at('query')),
+    check: ({ query }) => missionListProblems(query as { start_date?: unknown; end_date?: unknown }).map(locatedIn('query')),
     responses: { 200: { description: 'One page of missions', schema: listOf(missionSchema) } },
     handler: async ({ ctx, query, res }) => {
       const { missions, total } = await listMissions(ctx.pool, query);

@@ -12,8 +12,8 @@ import { securityEventSchema } from '../../schemas/event.ts';
 import { eventIntakeSchema, eventListQuerySchema, eventPatchSchema } from '../../schemas/event-api.ts';
 import type { Principal } from '../auth/principal.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
-import type { Location, Problem } from '../http/validation.ts';
-import type { Request } from 'express';
+import { IDEMPOTENCY_HEADER, idempotencyKey } from '../http/idempotency.ts';
+import { locatedIn } from '../http/validation.ts';
 
 const eventIdParams = {
   type: 'object',
@@ -23,19 +23,6 @@ const eventIdParams = {
 
 /** Events are small (the relay sends each as one Kafka record); 64 KiB leaves room for any metadata. */
 const INTAKE_BODY_LIMIT = 64 * 1024;
-
-/** The IETF draft's header (draft-ietf-httpapi-idempotency-key-header); a key is 1 to 255 visible ASCII characters. */
-const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-const at = (location: Location) => (p: { path: string; message: string }): Problem => ({ location, ...p });
-
-function idempotencyKey(req: Request): string | undefined {
-  const key = req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('bad_request', `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`);
-  return key;
-}
 
 /** The author of an operator change, as event_changes and incident_changes keep it. */
 export function operatorOf(principal: Principal): Operator {
@@ -51,7 +38,7 @@ export const eventRoutes: RouteDef[] = [
     description: 'Every filter combines with AND; the window defaults to the 24 hours before end_date (default now). Sorted by time or by severity (critical first, ties by time), newest first unless order=asc.',
     tag: 'Events',
     query: eventListQuerySchema,
-    check: ({ query }) => filterProblems(query, new Date()).map(at('query')),
+    check: ({ query }) => filterProblems(query, new Date()).map(locatedIn('query')),
     responses: { 200: { description: 'One page of events', schema: listOf(securityEventSchema) } },
     handler: async ({ ctx, query, res }) => {
       const { events, total } = await listEvents(ctx.pool, eventFilter(query, new Date()));
@@ -67,7 +54,7 @@ export const eventRoutes: RouteDef[] = [
     tag: 'Events',
     body: eventIntakeSchema,
     bodyLimit: INTAKE_BODY_LIMIT,
-    check: ({ body }) => intakeProblems(body, new Date()).map(at('body')),
+    check: ({ body }) => intakeProblems(body, new Date()).map(locatedIn('body')),
     responses: {
       201: { description: 'The stored event', schema: dataOf(securityEventSchema) },
       200: { description: `The event an earlier request with this ${IDEMPOTENCY_HEADER} stored, as it is now`, schema: dataOf(securityEventSchema) },

@@ -48,6 +48,9 @@ export function problems(location: Location, errors: ErrorObject[] | null | unde
   return out;
 }
 
+/** Places a module's own findings (path and message) in a part of the request, as a route's `check` answers them. */
+export const locatedIn = (location: Location) => (p: { path: string; message: string }): Problem => ({ location, ...p });
+
 /** Errors that say "this value is not of this form" rather than "this field of the form is wrong". */
 const MISFIT_KEYWORDS = new Set(['required', 'additionalProperties', 'type']);
 
