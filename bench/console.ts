@@ -34,6 +34,8 @@ const VESSELS = Number(process.env.PSS_BENCH_VESSELS ?? 10_000);
 const SECONDS = Number(process.env.PSS_BENCH_SECONDS ?? 60);
 const CLIENTS = 20;
 const log = createLogger(process.env.PSS_BENCH_LOG_LEVEL ?? 'silent');
+/** PSS_BENCH_PROFILE=1: a CPU profile of the page's main thread during the minute, its heaviest functions printed. */
+const PROFILE = process.env.PSS_BENCH_PROFILE === '1';
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 /** Vessel i at second t: spread over the harbour view, each sailing a small circle. */
@@ -46,6 +48,20 @@ function report(i: number, t: number): VesselPosition {
     lon: 12.45 + ((i * 104729) % 1000) / 1000 * 0.30 + 0.003 * Math.cos(angle),
     sog: 6, cog: Math.round(((angle * 180) / Math.PI + 90) % 360), heading: Math.round(((angle * 180) / Math.PI + 90) % 360),
   };
+}
+
+type CpuProfile = { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] };
+
+/** The 12 functions with the most self time, as "name (file:line) ms". */
+function topFunctions(profile: CpuProfile): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, i) => {
+    const f = byId.get(id);
+    const key = f ? `${f.functionName || '(anonymous)'} (${f.url.split('/').pop()}:${f.lineNumber})` : '?';
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, ms]) => `${k} ${Math.round(ms)} ms`).join('; ');
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -130,7 +146,9 @@ async function main(): Promise<void> {
   const heapStart = await heap();
   const loadStart = load();
   clients.send('mark');
+  if (PROFILE) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
   await page.waitForTimeout(SECONDS * 1000);
+  const profile = PROFILE ? (await cdp.send('Profiler.stop')).profile : undefined;
   const stream = await clientReport();
   const long = (await page.evaluate('window.__long')) as number[];
   const heapEnd = await heap();
@@ -146,6 +164,8 @@ async function main(): Promise<void> {
   console.log(`  main-thread long tasks: ${long.length} over 50 ms, ${long.filter((d) => d > 100).length} over 100 ms (goal 0), longest ${Math.round(Math.max(0, ...long))} ms`);
   console.log(`  JS heap after GC: ${heapStart.toFixed(1)} MiB at start, ${heapEnd.toFixed(1)} MiB after ${SECONDS} s (goal flat); vessels shown ${shown}`);
   console.log(`  position stream, ${CLIENTS} clients without filters: ${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)} positions/s each in ${Math.min(...messageRates).toFixed(2)}-${Math.max(...messageRates).toFixed(2)} messages/s (sent ${VESSELS}/s; ${second} rounds sent in all); send -> arrival of the newest report p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms`);
+
+  if (profile) console.log(`  main thread, self time by function over the ${SECONDS} s (PSS_BENCH_PROFILE): ${topFunctions(profile)}`);
 
   clients.kill();
   await browser.close();

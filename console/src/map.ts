@@ -1,11 +1,13 @@
 // The live map (docs/console.md "Map"): MapLibre GL on a sea-coloured background with the Natural Earth land
 // as vector tiles cut by the api role (/console/land/{z}/{x}/{y}.pbf), the zones by alert level with their
-// buffers, and the vessels as one WebGL symbol layer changed by id (vessel-feed.ts) once per animation frame
-// at most, with names drawn as label images at high zoom (vessel-labels.ts).
+// buffers, and the vessels as WebGL symbol layers (one per shard of the vessels, vessel-pack.ts) whose GeoJSON
+// is built in MapLibre's worker from packed arrays the page posts once per animation frame at most
+// (vessel-feed.ts, vessel-worker.ts), with names drawn as label images at high zoom (vessel-labels.ts).
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MlMap, MapLayerMouseEvent } from 'maplibre-gl';
 import { zoneFeatures, type ZoneGeometry } from './geometry.ts';
-import { createVesselFeed, type VesselPosition } from './vessel-feed.ts';
+import { createVesselFeed, UNKNOWN_COLOUR, type VesselPosition } from './vessel-feed.ts';
+import { SHARDS, unpack } from './vessel-pack.ts';
 import { installVesselLabels, LABEL_PREFIX } from './vessel-labels.ts';
 import { bufferFeatures, type ZoneBuffer } from './zone-buffer.ts';
 
@@ -13,6 +15,9 @@ export type { VesselPosition } from './vessel-feed.ts';
 export const LEVEL_COLOURS: Record<string, string> = { low: '#2563eb', medium: '#ca8a04', high: '#ea580c', critical: '#dc2626' };
 /** Names are shown from this zoom on: a few hundred metres across the screen, where they can be read. */
 const LABEL_MIN_ZOOM = 13;
+const SHARD_IDS = Array.from({ length: SHARDS }, (_, s) => s);
+/** The vessel arrow layers, one per shard, where clicks find vessels. */
+const VESSEL_LAYERS = SHARD_IDS.map((s) => `vessels-${s}`);
 
 type MapZone = { id: string; name: string; type: string; alert_level: string; geometry: ZoneGeometry; buffer?: ZoneBuffer | null };
 
@@ -67,7 +72,7 @@ function style(tileUrl: string | null): maplibregl.StyleSpecification {
       ...(tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256 } } : {}),
       zones: { type: 'geojson', data: empty() },
       buffers: { type: 'geojson', data: empty() },
-      vessels: { type: 'geojson', data: empty(), maxzoom: 12, buffer: 32 },
+      ...Object.fromEntries(SHARD_IDS.map((s) => [`vessels-${s}`, { type: 'geojson', data: empty(), maxzoom: 12, buffer: 32 } as const])),
       track: { type: 'geojson', data: empty() },
       flashes: { type: 'geojson', data: empty() },
     },
@@ -83,15 +88,15 @@ function style(tileUrl: string | null): maplibregl.StyleSpecification {
       { id: 'zone-buffer-edge', type: 'line', source: 'buffers', filter: ['==', ['get', 'kind'], 'edge'], layout: { 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.7, 'line-width': 1.5, 'line-dasharray': [2, 2], 'line-offset': metres('offset_px0') } },
       { id: 'track', type: 'line', source: 'track', paint: { 'line-color': '#111827', 'line-width': 2, 'line-dasharray': [2, 1] } },
       { id: 'flashes', type: 'circle', source: 'flashes', paint: { 'circle-radius': 14, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 3, 'circle-stroke-color': ['match', ['get', 'severity'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string] } },
-      {
-        id: 'vessels', type: 'symbol', source: 'vessels',
+      ...SHARD_IDS.map((s): maplibregl.LayerSpecification => ({
+        id: `vessels-${s}`, type: 'symbol', source: `vessels-${s}`,
         layout: { 'icon-image': 'arrow', 'icon-rotate': ['get', 'course'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-size': ['case', ['get', 'moving'], 0.8, 0.55] },
         paint: { 'icon-color': ['get', 'colour'], 'icon-halo-color': '#ffffff', 'icon-halo-width': 1 },
-      },
-      {
-        id: 'vessel-labels', type: 'symbol', source: 'vessels', minzoom: LABEL_MIN_ZOOM, filter: ['!=', ['get', 'name'], ''],
+      })),
+      ...SHARD_IDS.map((s): maplibregl.LayerSpecification => ({
+        id: `vessel-labels-${s}`, type: 'symbol', source: `vessels-${s}`, minzoom: LABEL_MIN_ZOOM, filter: ['!=', ['get', 'name'], ''],
         layout: { 'icon-image': ['concat', LABEL_PREFIX, ['get', 'name']], 'icon-anchor': 'left', 'icon-offset': [12, 0], 'icon-ignore-placement': true },
-      },
+      })),
     ],
   };
 }
@@ -102,15 +107,35 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
   map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
   installVesselLabels(map);
   const feed = createVesselFeed();
+  // One channel per page: a second console tab has its own.
+  const channelName = `pss-vessels-${crypto.randomUUID()}`;
+  const channel = new BroadcastChannel(channelName);
+  const base = `${location.origin}${location.pathname.replace(/[^/]*$/, '')}`;
+  const workerReady = maplibregl.importScriptInWorkers(`${base}vessel-worker.mjs`);
+  channel.onmessage = () => {
+    // A worker began listening: it needs the looks sent before.
+    feed.resendLooks();
+    schedule();
+  };
   let ready = false;
+  /** Where the vessels' GeoJSON is built: in MapLibre's worker, or on this thread if the script did not load there. */
+  let inWorker = true;
   // The style, not the land tiles ('load' waits for those): zones and vessels need only their sources.
   map.once('style.load', () => {
     map.addImage('arrow', arrowImage(), { sdf: true });
-    ready = true;
-    // Positions that came while the style loaded are drawn now.
-    schedule();
     onLoad();
+    const start = () => {
+      ready = true;
+      // Positions that came while the style loaded are drawn now.
+      schedule();
+    };
+    workerReady.then(start, (err: unknown) => {
+      console.warn('vessels: drawn from the main thread, the worker script did not load', err);
+      inWorker = false;
+      start();
+    });
   });
+  const looks = new Map<number, { colour: string; name: string }>();
 
   const flashes: { lng: number; lat: number; severity: string; until: number }[] = [];
   let frame: number | undefined;
@@ -118,7 +143,14 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
   function draw(): void {
     frame = undefined;
     if (!ready || !feed.changed()) return;
-    void (map.getSource('vessels') as GeoJSONSource).updateData(feed.diff());
+    const next = feed.frame();
+    if (inWorker) channel.postMessage(next);
+    else for (const [mmsi, colour, name] of next.looks) looks.set(mmsi, { colour, name });
+    next.shards.forEach((packed, s) => {
+      if (!packed) return;
+      const source = map.getSource(`vessels-${s}`) as GeoJSONSource;
+      void source.setData(inWorker ? `vessels://${channelName}/${s}/${next.seq}` : unpack(packed, looks, UNKNOWN_COLOUR));
+    });
     if (!container.dataset.vessels) performance.mark('console:first-vessels');
     container.dataset.vessels = String(feed.size());
   }
@@ -160,12 +192,12 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
     vesselCount: () => feed.size(),
     vessel: (mmsi) => feed.get(mmsi),
     onVesselClick(handler) {
-      map.on('click', 'vessels', (e: MapLayerMouseEvent) => {
+      map.on('click', VESSEL_LAYERS, (e: MapLayerMouseEvent) => {
         const mmsi = Number(e.features?.[0]?.properties?.mmsi);
         if (mmsi) handler(mmsi);
       });
-      map.on('mouseenter', 'vessels', () => (map.getCanvas().style.cursor = 'pointer'));
-      map.on('mouseleave', 'vessels', () => (map.getCanvas().style.cursor = ''));
+      map.on('mouseenter', VESSEL_LAYERS, () => (map.getCanvas().style.cursor = 'pointer'));
+      map.on('mouseleave', VESSEL_LAYERS, () => (map.getCanvas().style.cursor = ''));
     },
     bounds() {
       const b = map.getBounds();

@@ -24,11 +24,12 @@ const ZONES = [
   { name: `Buffered fairway ${RUN}`, type: 'monitoring', alert_level: 'low', geometry: { type: 'Corridor', centerline: [[12.60, 55.67], [12.66, 55.68]], width_meters: 250 }, buffer: { distance_meters: 150 } },
 ];
 
-/** Rendered features of a map layer, read in the page (the map is `window.pssMap.map`). */
+/** Rendered features of the map layers whose ids start with `layer` (the vessels have one per shard), read in the page. */
 function rendered(page: Page, layer: string): Promise<{ id?: string; name?: string }[]> {
   return page.evaluate((l) => {
-    const map = (globalThis as never as { pssMap: { map: { queryRenderedFeatures(o: object): { properties: { id?: string; name?: string } }[] } } }).pssMap.map;
-    return map.queryRenderedFeatures({ layers: [l] }).map((f) => f.properties);
+    const map = (globalThis as never as { pssMap: { map: { getStyle(): { layers: { id: string }[] }; queryRenderedFeatures(o: object): { properties: { id?: string; name?: string } }[] } } }).pssMap.map;
+    const layers = map.getStyle().layers.map((x) => x.id).filter((id) => id.startsWith(l));
+    return layers.length === 0 ? [] : map.queryRenderedFeatures({ layers }).map((f) => f.properties);
   }, layer);
 }
 
@@ -96,7 +97,7 @@ describe('the console map in Chromium', () => {
     expect([...(await ids('zone-buffer-edge'))].sort()).toEqual([...zoneIds].sort());
     expect(await ids('zone-corridor')).toContain(zoneIds[2]);
     await screenshot(page, 'map-1-buffers');
-    expect(log.filter((l) => l.startsWith('pageerror'))).toEqual([]);
+    expect(log.filter((l) => l.startsWith('pageerror')), log.join('\n')).toEqual([]);
   });
 
   it('shows a vessel\'s name as a label at high zoom, without a glyph server', async () => {
@@ -110,6 +111,6 @@ describe('the console map in Chromium', () => {
     await expect.poll(async () => (await rendered(page, 'vessel-labels')).map((p) => p.name), { timeout: 20_000 }).toContain(NAME);
     expect(await page.evaluate((id) => (globalThis as never as { pssMap: { map: { hasImage(id: string): boolean } } }).pssMap.map.hasImage(id), `label:${NAME}`)).toBe(true);
     await screenshot(page, 'map-2-label');
-    expect(log.filter((l) => l.startsWith('pageerror'))).toEqual([]);
+    expect(log.filter((l) => l.startsWith('pageerror')), log.join('\n')).toEqual([]);
   });
 });
