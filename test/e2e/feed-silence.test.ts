@@ -10,6 +10,7 @@ import { authFeature, ingestFeature, maritimeFeature, systemFeature } from '../.
 import { startService, type RunningService } from '../../app/service.ts';
 import { partitionOfKey } from '../../platform/kafka/index.ts';
 import { topicSpecs } from '../../platform/topics.ts';
+import { pollFor } from '../support/poll.ts';
 import { scratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { call } from '../support/service.ts';
 import { testConfig, testLog, unique, withAdmin } from '../support/stack.ts';
@@ -21,16 +22,6 @@ function onePartition(from: number, count: number, partitions: number): number[]
   const out = [from];
   for (let m = from + 1; out.length < count; m++) if (partitionOfKey(String(m), partitions) === partitionOfKey(String(from), partitions)) out.push(m);
   return out;
-}
-
-async function until<T>(what: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${describe()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe('an AIS feed that falls silent', () => {
@@ -85,7 +76,7 @@ describe('an AIS feed that falls silent', () => {
       await Promise.all([send(sensorA.key, [a1]), send(sensorB.key, [b1, b2])]);
       await new Promise((r) => setTimeout(r, 500));
     }
-    await until(async () => ((await eventsOf('zone_entry')).length >= 3 ? true : undefined), 30_000, () => 'zone entries of the three vessels');
+    await pollFor(async () => ((await eventsOf('zone_entry')).length >= 3 ? true : undefined), 30_000, () => 'zone entries of the three vessels');
 
     // Feed A stops; on feed B, B2 stops too (the control) while B1 keeps the watermarks moving.
     let gapB2: unknown;

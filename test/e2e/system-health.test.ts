@@ -9,6 +9,7 @@ import { createPool, type Pool } from '../../platform/postgres.ts';
 import { topicSpecs } from '../../platform/topics.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { startKafkaProxy, type KafkaProxy } from '../support/kafka-proxy.ts';
+import { pollFor } from '../support/poll.ts';
 import { scratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { call } from '../support/service.ts';
 import { testConfig, unique, withAdmin } from '../support/stack.ts';
@@ -21,16 +22,6 @@ interface Component {
   status: string;
   reason: string;
   instances: { instance_id: string; status: string }[];
-}
-
-async function until<T>(what: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${describe()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('system health across two instances', () => {
@@ -76,7 +67,7 @@ describe('system health across two instances', () => {
   });
 
   it('reports every component of both instances as ok', async () => {
-    const data = await until(async () => {
+    const data = await pollFor(async () => {
       const d = await health(children[0]!.url);
       return d.instances.length === 2 && kafkaOf(d)?.instances.length === 2 ? d : undefined;
     }, 20_000, () => JSON.stringify(last));
@@ -88,18 +79,18 @@ describe('system health across two instances', () => {
 
   it('names Kafka down while it is lost, and sends one system_health_change for the loss and one for the return', async () => {
     proxy.cut();
-    const down = await until(async () => {
+    const down = await pollFor(async () => {
       const k = kafkaOf(await health(children[1]!.url));
       return k?.status === 'down' ? k : undefined;
     }, 20_000, () => JSON.stringify(last));
     expect(down.instances.map((i) => i.status)).toEqual(['down', 'down']);
     // Held past the debounce, so the loss is a transition (made under the lock by one of the two).
-    await until(async () => ((await pool.query(`SELECT 1 FROM health_transitions WHERE component = 'kafka' AND to_status = 'down'`)).rowCount === 1 ? true : undefined), 20_000, () => 'no transition to down');
+    await pollFor(async () => ((await pool.query(`SELECT 1 FROM health_transitions WHERE component = 'kafka' AND to_status = 'down'`)).rowCount === 1 ? true : undefined), 20_000, () => 'no transition to down');
     proxy.restore();
-    await until(async () => (kafkaOf(await health(children[0]!.url))?.status === 'ok' ? true : undefined), 30_000, () => JSON.stringify(last));
+    await pollFor(async () => (kafkaOf(await health(children[0]!.url))?.status === 'ok' ? true : undefined), 30_000, () => JSON.stringify(last));
 
     // The loss was stored while Kafka was away; both events reach the stream once it is back.
-    await until(async () => (kafkaEvents().length >= 2 ? true : undefined), 60_000, () => JSON.stringify(stream?.events().slice(-5)));
+    await pollFor(async () => (kafkaEvents().length >= 2 ? true : undefined), 60_000, () => JSON.stringify(stream?.events().slice(-5)));
     // Several more rounds of both instances: nothing more is said.
     await new Promise((r) => setTimeout(r, 3_000));
     const events = kafkaEvents();
@@ -114,7 +105,7 @@ describe('system health across two instances', () => {
     const before = await health(children[0]!.url);
     expect(before.instances).toHaveLength(2);
     await children[1]!.kill('SIGKILL');
-    const after = await until(async () => {
+    const after = await pollFor(async () => {
       const d = await health(children[0]!.url);
       return d.instances.length === 1 ? d : undefined;
     }, 15_000, () => JSON.stringify(last));

@@ -8,18 +8,10 @@ import { startHealthReporter } from '../../../app/health.ts';
 import { consumerGroupSource } from '../../../platform/health/consumer-groups.ts';
 import { ConsumerLagSampler, KafkaConsumer, KafkaProducer } from '../../../platform/kafka/index.ts';
 import { createPool, type Pool } from '../../../platform/postgres.ts';
+import { pollFor } from '../../support/poll.ts';
 import { scratchDatabase, type ScratchDatabase } from '../../support/scratch-database.ts';
 import { testConfig, testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
-
-async function until<T>(what: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${describe()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { steadyFeed } from '../../support/steady-feed.ts';
 
 describe('a consumer group in the health model', () => {
   const topic = unique('health-lag');
@@ -50,31 +42,20 @@ describe('a consumer group in the health model', () => {
     const sampler = new ConsumerLagSampler(kafka, { intervalMs: 300, rules: { windowSamples: 5, downAfterMs: 120_000 }, groups: () => new Map([[group, [topic]]]) });
     sampler.start();
     cleanup.push(() => sampler.stop());
-    let producing = true;
-    let sent = 0;
-    const feed = (async () => {
-      while (producing) {
-        await producer.send(Array.from({ length: 10 }, (_, i) => ({ topic, key: `k-${sent + i}`, value: String(sent + i) })));
-        sent += 10;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    cleanup.push(async () => {
-      producing = false;
-      await feed;
-    });
+    const feed = steadyFeed(producer, topic);
+    cleanup.push(() => feed.stop());
     const config = testConfig({ PSS_DATABASE_URL: db.url, PSS_HEALTH_REPORT_INTERVAL_MS: '300', PSS_HEALTH_DEBOUNCE_MS: '600' });
     const reporter = startHealthReporter({ config, pool: pg, log: testLog, relay: { wake: () => undefined } }, ['test'], { consumer_groups: consumerGroupSource(kafka) });
     cleanup.push(() => reporter.stop());
 
     const stateOf = async () => (await pg.query<{ status: string; pending_status: string | null }>('SELECT status, pending_status FROM health_components WHERE component = $1', [component])).rows[0];
     // Judged on a full window while consuming: ok, nothing pending.
-    await until(async () => (consumed > 0 && sampler.samples(group).filter((s) => s.committed !== null).length >= 10 && (await stateOf()) !== undefined ? true : undefined), 30_000, () => JSON.stringify(sampler.statuses()));
+    await pollFor(async () => (consumed > 0 && sampler.samples(group).filter((s) => s.committed !== null).length >= 10 && (await stateOf()) !== undefined ? true : undefined), 30_000, () => JSON.stringify(sampler.statuses()));
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await stateOf()).toEqual({ status: 'ok', pending_status: null });
 
     await consumer.stop();
-    await until(async () => ((await stateOf())?.status === 'degraded' ? true : undefined), 30_000, () => JSON.stringify(sampler.statuses()));
+    await pollFor(async () => ((await stateOf())?.status === 'degraded' ? true : undefined), 30_000, () => JSON.stringify(sampler.statuses()));
     const { rows } = await pg.query<{ body: { severity: string; title: string; metadata: Record<string, unknown> } }>(
       `SELECT body FROM security_events WHERE type = 'system_health_change' AND body->'metadata'->>'component' = $1`,
       [component],

@@ -5,18 +5,10 @@ import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsumerLagSampler, KafkaConsumer, KafkaProducer, type GroupLag } from '../../../platform/kafka/index.ts';
 import { registry } from '../../../platform/metrics.ts';
+import { pollFor } from '../../support/poll.ts';
 import { startTestService } from '../../support/service.ts';
 import { testKafka, testLog, unique, withAdmin } from '../../support/stack.ts';
-
-const until = async <T>(what: () => T | undefined, timeoutMs: number, describe: () => string): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = what();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${describe()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+import { steadyFeed } from '../../support/steady-feed.ts';
 
 describe('consumer lag against the real broker', () => {
   const topic = unique('lag');
@@ -43,29 +35,17 @@ describe('consumer lag against the real broker', () => {
     const sampler = new ConsumerLagSampler(kafka, { intervalMs: 300, rules: { windowSamples: 5, downAfterMs: 120_000 } });
     sampler.start();
     cleanup.push(() => sampler.stop());
-
-    let producing = true;
-    let sent = 0;
-    const feed = (async () => {
-      while (producing) {
-        await producer.send(Array.from({ length: 10 }, (_, i) => ({ topic, key: `k-${sent + i}`, value: String(sent + i) })));
-        sent += 10;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    cleanup.push(async () => {
-      producing = false;
-      await feed;
-    });
+    const feed = steadyFeed(producer, topic);
+    cleanup.push(() => feed.stop());
 
     const statusOf = (group: string) => sampler.statuses().find((s) => s.group === group);
     // Both groups consume and commit, and are judged ok on a full window.
-    await until(() => ((consumed.get(working) ?? 0) > 0 && (consumed.get(stopped) ?? 0) > 0 && sampler.samples(stopped).filter((s) => s.committed !== null).length >= 10 ? true : undefined), 30_000, () => JSON.stringify({ consumed: [...consumed], statuses: sampler.statuses() }));
+    await pollFor(() => ((consumed.get(working) ?? 0) > 0 && (consumed.get(stopped) ?? 0) > 0 && sampler.samples(stopped).filter((s) => s.committed !== null).length >= 10 ? true : undefined), 30_000, () => JSON.stringify({ consumed: [...consumed], statuses: sampler.statuses() }));
     expect(statusOf(working)?.status).toBe('ok');
     expect(statusOf(stopped)?.status).toBe('ok');
 
     await consumers[1]!.stop();
-    const stalled = await until(() => (statusOf(stopped)?.status === 'degraded' ? statusOf(stopped) : undefined), 20_000, () => JSON.stringify(sampler.statuses()));
+    const stalled = await pollFor(() => (statusOf(stopped)?.status === 'degraded' ? statusOf(stopped) : undefined), 20_000, () => JSON.stringify(sampler.statuses()));
     expect(stalled.reason).toMatch(new RegExp(`${topic}/[01] stalled: committed offset \\d+ unmoved for \\d+ s while the lag grew \\d+ -> \\d+`));
     expect(stalled.lag).toBeGreaterThan(0);
     // The group still consuming, with records arriving all along, stays ok.
@@ -93,7 +73,7 @@ describe('consumer lag against the real broker', () => {
     const sampler = new ConsumerLagSampler({ brokers: [`127.0.0.1:${port}`], clientId: 'pss-lag-silent', log: testLog }, { intervalMs: 100, groups: () => new Map([['g', ['t']]]) });
     try {
       sampler.start();
-      await until(() => (sockets.length > 0 ? true : undefined), 5_000, () => 'the sampler did not connect');
+      await pollFor(() => (sockets.length > 0 ? true : undefined), 5_000, () => 'the sampler did not connect');
       const started = performance.now();
       await sampler.stop();
       expect(performance.now() - started).toBeLessThan(2_000);
