@@ -22,20 +22,14 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-POM="$SCRIPT_DIR/kafka/pom.xml"
-KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\([^<]*\)</kafka.version>.*:\1:p' "$POM" | head -n1)"
-PSS_HOME="${PSS_HOME:-$HOME/.cache/port-security-service}"
-KAFKA_HOME="$PSS_HOME/kafka-$KAFKA_VERSION"
-LIBS="$KAFKA_HOME/libs"
+# shellcheck source=infra/kafka-common.sh
+source "$SCRIPT_DIR/kafka-common.sh"   # KAFKA_VERSION, KAFKA_HOME, LIBS, JAVA, STOP_TIMEOUT and the node functions
 CLUSTER_HOME="$KAFKA_HOME/cluster"
 LOCK_FILE="$CLUSTER_HOME/.lock"
 HOST=127.0.0.1
 BASE_PORT="${PSS_KAFKA_CLUSTER_PORT:-19092}"
 HEAP_OPTS="${PSS_KAFKA_CLUSTER_HEAP_OPTS:--Xms128m -Xmx384m}"
 START_TIMEOUT="${PSS_KAFKA_START_TIMEOUT:-90}"
-STOP_TIMEOUT="${PSS_KAFKA_STOP_TIMEOUT:-30}"
-if [[ -z "${JAVA:-}" && -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; fi
-JAVA="${JAVA:-java}"
 NODES=(1 2 3)
 
 log() { echo "kafka-cluster: $*"; }
@@ -50,18 +44,9 @@ check_node() { [[ "${1:-}" =~ ^[123]$ ]] || { err "node must be 1, 2 or 3, got '
 ping_node() { PSS_KAFKA_PORT="$(client_port "$1")" "$SCRIPT_DIR/kafka.sh" ping; }
 
 node_pid() {
-  local dir pid f
+  local dir
   dir="$(node_dir "$1")"
-  pid="$(cat "$dir/kafka.pid" 2>/dev/null || true)"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -q "kafka.Kafka $dir/server.properties"; then
-    echo "$pid"; return 0
-  fi
-  for f in /proc/[0-9]*/cmdline; do
-    if { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q "kafka.Kafka $dir/server.properties"; then
-      f="${f#/proc/}"; echo "${f%/cmdline}"; return 0
-    fi
-  done
-  return 1
+  kafka_pid "$dir/kafka.pid" "$dir/server.properties"
 }
 
 voters() {
@@ -138,25 +123,14 @@ java_opts() {
        "-Djava.awt.headless=true -Dkafka.logs.dir=$dir/logs -Dlog4j.configuration=file:$dir/log4j.properties"
 }
 
-cluster_id() {
-  local id
-  if [[ -f "$CLUSTER_HOME/cluster.id" ]]; then cat "$CLUSTER_HOME/cluster.id"; return; fi
-  while :; do
-    id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
-    [[ ${#id} -eq 22 && "${id:0:1}" != "-" ]] && break
-  done
-  echo "$id" >"$CLUSTER_HOME/cluster.id"
-  echo "$id"
-}
+cluster_id() { cluster_id_in "$CLUSTER_HOME/cluster.id"; }
 
 format_node() {
   local n="$1" dir
   dir="$(node_dir "$n")"
   [[ -f "$dir/data/meta.properties" ]] && return 0
   # shellcheck disable=SC2046
-  "$JAVA" $(java_opts "$n") -cp "$LIBS/*" kafka.tools.StorageTool format -t "$(cluster_id)" \
-    -c "$dir/server.properties" --ignore-formatted >"$dir/logs/storage-format.log" 2>&1 \
-    || { err "formatting node $n failed; see $dir/logs/storage-format.log"; cat "$dir/logs/storage-format.log" >&2; return 1; }
+  format_kafka "$dir/server.properties" "$(cluster_id)" "$dir/logs/storage-format.log" $(java_opts "$n")
 }
 
 launch_node() {
@@ -170,9 +144,7 @@ launch_node() {
   format_node "$n"
   rm -f "$dir/kafka.pid"
   # shellcheck disable=SC2046
-  setsid nohup bash -c 'echo $$ >"$0"; exec "$@"' "$dir/kafka.pid" \
-    "$JAVA" $(java_opts "$n") -cp "$LIBS/*" kafka.Kafka "$dir/server.properties" \
-    >"$dir/logs/kafka.out" 2>&1 </dev/null 8>&- 9>&- &   # the broker must not hold our lock (fd 8)
+  launch_kafka "$dir/kafka.pid" "$dir/logs/kafka.out" "$dir/server.properties" $(java_opts "$n")
 }
 
 wait_nodes() {
@@ -195,10 +167,7 @@ wait_nodes() {
 stop_node() {
   local n="$1" signal="$2" pid
   pid="$(node_pid "$n")" || { log "node $n not running"; return 0; }
-  kill "-$signal" "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + STOP_TIMEOUT))
-  while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; fi
+  stop_kafka "$pid" "$signal"
   rm -f "$(node_dir "$n")/kafka.pid"
   log "node $n stopped ($signal, pid $pid)"
 }

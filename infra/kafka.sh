@@ -25,13 +25,9 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-POM="$SCRIPT_DIR/kafka/pom.xml"
-KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\([^<]*\)</kafka.version>.*:\1:p' "$POM" | head -n1)"
-[[ -n "$KAFKA_VERSION" ]] || { echo "kafka.sh: cannot read <kafka.version> from $POM" >&2; exit 2; }
+# shellcheck source=infra/kafka-common.sh
+source "$SCRIPT_DIR/kafka-common.sh"   # KAFKA_VERSION, KAFKA_HOME, LIBS, JAVA, STOP_TIMEOUT and the node functions
 
-PSS_HOME="${PSS_HOME:-$HOME/.cache/port-security-service}"
-KAFKA_HOME="$PSS_HOME/kafka-$KAFKA_VERSION"
-LIBS="$KAFKA_HOME/libs"
 CONF_DIR="$KAFKA_HOME/config"
 DATA_DIR="$KAFKA_HOME/data"
 LOG_DIR="$KAFKA_HOME/logs"
@@ -43,9 +39,6 @@ PORT="${PSS_KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${PSS_KAFKA_CONTROLLER_PORT:-9093}"
 HEAP_OPTS="${PSS_KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 START_TIMEOUT="${PSS_KAFKA_START_TIMEOUT:-60}"
-STOP_TIMEOUT="${PSS_KAFKA_STOP_TIMEOUT:-30}"
-if [[ -z "${JAVA:-}" && -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA="$JAVA_HOME/bin/java"; fi
-JAVA="${JAVA:-java}"
 MVN="${MVN:-mvn}"
 
 log() { echo "kafka.sh: $*"; }
@@ -70,41 +63,25 @@ ping_broker() {
   (( 16#${hex:24:8} >= 1 && 16#${hex:24:8} < 1000 ))
 }
 
-pid_alive() {
-  local pid
-  [[ -f "$PID_FILE" ]] || return 1
-  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against pid reuse: it must be our broker.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $CONF_DIR/server.properties" || return 1
-  echo "$pid"
-}
-
 # Our broker's pid even when the pid file is missing or stale (matched on our own config path).
 find_pid() {
-  pid_alive && return 0
-  local f
-  for f in /proc/[0-9]*/cmdline; do
-    if { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q "kafka.Kafka $CONF_DIR/server.properties"; then
-      f="${f#/proc/}"; f="${f%/cmdline}"
-      echo "$f" >"$PID_FILE" 2>/dev/null || true   # repair a missing or stale pid file
-      echo "$f"; return 0
-    fi
-  done
-  return 1
+  local pid
+  pid="$(kafka_pid "$PID_FILE" "$CONF_DIR/server.properties")" || return 1
+  # Repair a missing or stale pid file.
+  [[ "$(cat "$PID_FILE" 2>/dev/null || true)" == "$pid" ]] || echo "$pid" >"$PID_FILE" 2>/dev/null || true
+  echo "$pid"
 }
 
 # --- jars --------------------------------------------------------------------------------------
 ensure_jars() {
   local pom_sum
-  pom_sum="$(sha256sum "$POM" | cut -c1-64)"
+  pom_sum="$(sha256sum "$KAFKA_POM" | cut -c1-64)"
   if [[ "$(cat "$LIBS/.complete" 2>/dev/null)" == "$pom_sum" ]]; then return 0; fi
   command -v "$MVN" >/dev/null || { err "mvn not found (needed once to fetch Kafka $KAFKA_VERSION jars)"; exit 2; }
   log "assembling Kafka $KAFKA_VERSION jars from Maven Central into $LIBS ..."
   local tmp="$KAFKA_HOME/libs.tmp.$$" t0=$SECONDS
   rm -rf "$tmp"
-  if ! (cd "$SCRIPT_DIR/kafka" && "$MVN" -q -B -f "$POM" dependency:copy-dependencies \
+  if ! (cd "$SCRIPT_DIR/kafka" && "$MVN" -q -B -f "$KAFKA_POM" dependency:copy-dependencies \
         -DincludeScope=runtime -DoutputDirectory="$tmp" >"$KAFKA_HOME/mvn.log" 2>&1); then
     err "maven failed; see $KAFKA_HOME/mvn.log"; tail -n 20 "$KAFKA_HOME/mvn.log" >&2; rm -rf "$tmp"; exit 1
   fi
@@ -207,23 +184,9 @@ java_opts() {
 format_storage() {
   [[ -f "$DATA_DIR/meta.properties" ]] && return 0
   local cluster_id
-  if [[ -f "$KAFKA_HOME/cluster.id" ]]; then
-    cluster_id="$(cat "$KAFKA_HOME/cluster.id")"
-  else
-    # Same shape as StorageTool random-uuid (URL-safe base64 of 16 random bytes, not starting
-    # with '-'), without paying for a JVM start.
-    while :; do
-      cluster_id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
-      [[ ${#cluster_id} -eq 22 && "${cluster_id:0:1}" != "-" ]] && break
-    done
-    echo "$cluster_id" >"$KAFKA_HOME/cluster.id"
-  fi
+  cluster_id="$(cluster_id_in "$KAFKA_HOME/cluster.id")"
   # shellcheck disable=SC2046
-  if ! "$JAVA" $(java_opts) -cp "$LIBS/*" kafka.tools.StorageTool format \
-        -t "$cluster_id" -c "$CONF_DIR/server.properties" --ignore-formatted \
-        >"$LOG_DIR/storage-format.log" 2>&1; then
-    err "storage format failed; see $LOG_DIR/storage-format.log"; cat "$LOG_DIR/storage-format.log" >&2; exit 1
-  fi
+  format_kafka "$CONF_DIR/server.properties" "$cluster_id" "$LOG_DIR/storage-format.log" $(java_opts) || exit 1
 }
 
 wait_ready() {
@@ -277,12 +240,8 @@ cmd_start() {
   # A broker killed with its session (SIGKILL, machine reset) leaves its pid file behind; reading
   # that stale pid below would report the new broker as dead before it had a chance to start.
   rm -f "$PID_FILE"
-  # setsid + nohup: own session, immune to the caller's SIGHUP, stdin detached. The inner shell
-  # writes its own pid and then execs java, so the pid file holds the JVM's pid exactly.
   # shellcheck disable=SC2046
-  setsid nohup bash -c 'echo $$ >"$0"; exec "$@"' "$PID_FILE" \
-    "$JAVA" $(java_opts) -cp "$LIBS/*" kafka.Kafka "$CONF_DIR/server.properties" \
-    >"$LOG_DIR/kafka.out" 2>&1 </dev/null 9>&- &
+  launch_kafka "$PID_FILE" "$LOG_DIR/kafka.out" "$CONF_DIR/server.properties" $(java_opts)
   local i
   for i in $(seq 200); do [[ -s "$PID_FILE" ]] && break; sleep 0.05; done
   pid="$(cat "$PID_FILE" 2>/dev/null || true)"
@@ -305,14 +264,7 @@ cmd_stop() {
     return 0
   fi
   log "stopping (pid $pid) ..."
-  kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + STOP_TIMEOUT))
-  while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 0.2; done
-  if kill -0 "$pid" 2>/dev/null; then
-    err "still running after ${STOP_TIMEOUT}s; sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-  fi
+  stop_kafka "$pid" TERM
   rm -f "$PID_FILE"
   log "stopped"
 }
