@@ -1,12 +1,11 @@
 // Tells the copies of an event on security.events from the record that first carried it
 // (docs/events-and-delivery.md "Each event once: copies on the topic"). The topic is at-least-once: a relay
 // that dies after the broker took a batch and before it marked the batch published leaves it in the outbox,
-// and the next relay turn publishes it again,
-// with the same ids. Every instance must judge a record alike, live or in a resume read from Kafka, so the
-// judgement depends on the topic alone: a record is a copy when a record of the same event id with the same
-// or a higher revision (record header, events/event-record.ts) lies fewer than `span` offsets before it on
-// its partition (the key is the event id, so all copies of an event share one partition). A higher revision
-// is an operator's change, not a copy: it is sent. Pure.
+// and the next relay turn publishes it again, with the same ids. Every instance must judge a record alike,
+// live or in a resume read from Kafka, so the judgement depends on the topic alone: a record is a copy when a
+// record of the same event id with the same or a higher revision (record header, events/event-record.ts) lies
+// fewer than `span` offsets before it on its partition (the key is the event id, so all copies of an event
+// share one partition). A higher revision is an operator's change, not a copy: it is sent. Pure.
 import type { InRecord } from '../../platform/kafka/index.ts';
 import { Fifo } from './send-queue.ts';
 
