@@ -90,7 +90,8 @@ function style(tileUrl: string | null): maplibregl.StyleSpecification {
       { id: 'flashes', type: 'circle', source: 'flashes', paint: { 'circle-radius': 14, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 3, 'circle-stroke-color': ['match', ['get', 'severity'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string] } },
       ...SHARD_IDS.map((s): maplibregl.LayerSpecification => ({
         id: `vessels-${s}`, type: 'symbol', source: `vessels-${s}`,
-        layout: { 'icon-image': 'arrow', 'icon-rotate': ['get', 'course'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-size': ['case', ['get', 'moving'], 0.8, 0.55] },
+        // 'source' order: overlapping arrows need no sorting by screen position at every placement.
+        layout: { 'icon-image': 'arrow', 'icon-rotate': ['get', 'course'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'symbol-z-order': 'source', 'icon-size': ['case', ['get', 'moving'], 0.8, 0.55] },
         paint: { 'icon-color': ['get', 'colour'], 'icon-halo-color': '#ffffff', 'icon-halo-width': 1 },
       })),
       ...SHARD_IDS.map((s): maplibregl.LayerSpecification => ({
@@ -129,7 +130,10 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
       // Positions that came while the style loaded are drawn now.
       schedule();
     };
-    workerReady.then(start, (err: unknown) => {
+    workerReady.then(() => {
+      performance.mark('console:vessel-worker');
+      start();
+    }, (err: unknown) => {
       console.warn('vessels: drawn from the main thread, the worker script did not load', err);
       inWorker = false;
       start();
@@ -174,6 +178,7 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
       container.dataset.zones = String(zones.length);
     },
     applyPositions(positions, left, snapshot) {
+      if (snapshot && !container.dataset.vessels) performance.mark('console:snapshot');
       feed.apply(positions, left, snapshot);
       schedule();
     },
