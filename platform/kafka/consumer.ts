@@ -41,16 +41,19 @@ type OwnedPartitions = ReadonlyMap<string, ReadonlySet<number>>;
 
 const owns = (owned: OwnedPartitions, m: { topic: string; partition: number }) => owned.get(m.topic)?.has(m.partition) === true;
 
-/** Waits for the next record, or for the stream to fail or close; `wake` is idempotent. */
-class StreamFeed {
+/** Waits for the next record, or for the stream to fail or close; `wake` is idempotent. Exported for its unit test. */
+export class StreamFeed {
   readonly pending: Msg[] = [];
   failure: Error | undefined;
   #wake: (() => void) | undefined;
   /** The partitions the group gave this member at its last join; undefined: all (no group yet, or none told). */
   #owned: OwnedPartitions | undefined;
 
+  readonly #maxBatch: number;
+
   constructor(readonly stream: Stream, maxBatch: number, owned?: OwnedPartitions) {
     this.#owned = owned;
+    this.#maxBatch = maxBatch;
     stream.on('data', (message) => {
       if (this.#owned !== undefined && !owns(this.#owned, message)) return;
       this.pending.push(message);
@@ -95,6 +98,9 @@ class StreamFeed {
     let kept = 0;
     for (const m of this.pending) if (owns(owned, m)) this.pending[kept++] = m;
     this.pending.length = kept;
+    // A full feed paused the stream, and only handling a batch resumes it: a feed emptied here would wait
+    // for records that never come, and this member's partitions would stall without a word.
+    if (kept < this.#maxBatch && this.stream.isPaused()) this.stream.resume();
   }
 
   #notify(): void {

@@ -1,0 +1,56 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { StreamFeed } from '../../../../platform/kafka/consumer.ts';
+
+/** The part of the client's message stream the feed uses: data events, pause and resume. */
+class FakeStream extends EventEmitter {
+  paused = false;
+  pause(): this {
+    this.paused = true;
+    return this;
+  }
+  resume(): this {
+    this.paused = false;
+    return this;
+  }
+  isPaused(): boolean {
+    return this.paused;
+  }
+}
+
+const msg = (partition: number, offset: number) => ({ topic: 't', partition, offset: BigInt(offset), key: undefined, value: Buffer.alloc(0), headers: new Map(), timestamp: 0n });
+
+describe('StreamFeed', () => {
+  it('pauses the stream when full', () => {
+    const stream = new FakeStream();
+    const feed = new StreamFeed(stream as never, 3);
+    for (let i = 0; i < 3; i++) stream.emit('data', msg(1, i));
+    expect(feed.pending).toHaveLength(3);
+    expect(stream.paused).toBe(true);
+  });
+
+  // Regression: a full feed paused the stream and only a handled batch resumed it. A rejoin that moved the
+  // feed's partitions to another member emptied it, the consumer then waited for records on a paused
+  // stream, and its new partitions were never read.
+  it('resumes a paused stream when a rejoin drops what it held', () => {
+    const stream = new FakeStream();
+    const feed = new StreamFeed(stream as never, 3);
+    for (let i = 0; i < 3; i++) stream.emit('data', msg(1, i));
+    feed.keepOnly(new Map([['t', new Set([0])]]));
+    expect(feed.pending).toHaveLength(0);
+    expect(stream.paused).toBe(false);
+    // Records of partitions it no longer owns are not taken; its own are.
+    stream.emit('data', msg(1, 3));
+    stream.emit('data', msg(0, 0));
+    expect(feed.pending.map((m) => m.partition)).toEqual([0]);
+  });
+
+  it('leaves a feed that is still full paused', () => {
+    const stream = new FakeStream();
+    const feed = new StreamFeed(stream as never, 2);
+    for (let i = 0; i < 3; i++) stream.emit('data', msg(0, i));
+    feed.keepOnly(new Map([['t', new Set([0])]]));
+    expect(feed.pending).toHaveLength(3);
+    expect(stream.paused).toBe(true);
+  });
+});
