@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.ts';
 import { withDeadline } from '../deadline.ts';
 import { byteDeserializers, COMMIT_DEADLINE_MS, toInRecord, type BatchHandler, type KafkaOptions, type Msg } from './records.ts';
+import { SILENT_STREAM_MS, unreadPartitions, type PartitionReading } from './silent-stream.ts';
 
 export interface ConsumerOptions {
   groupId: string;
@@ -45,6 +46,8 @@ const owns = (owned: OwnedPartitions, m: { topic: string; partition: number }) =
 export class StreamFeed {
   readonly pending: Msg[] = [];
   failure: Error | undefined;
+  /** When the stream last brought a record of this member's (or opened). */
+  lastRecordAt = Date.now();
   #wake: (() => void) | undefined;
   /** The partitions the group gave this member at its last join; undefined: all (no group yet, or none told). */
   #owned: OwnedPartitions | undefined;
@@ -56,6 +59,7 @@ export class StreamFeed {
     this.#maxBatch = maxBatch;
     stream.on('data', (message) => {
       if (this.#owned !== undefined && !owns(this.#owned, message)) return;
+      this.lastRecordAt = Date.now();
       this.pending.push(message);
       if (this.pending.length >= maxBatch) stream.pause();
       this.#notify();
@@ -256,8 +260,11 @@ export class KafkaConsumer {
     while (!stopping.aborted) {
       const feed = this.#feed as StreamFeed;
       if (feed.pending.length === 0 && feed.failure === undefined) {
-        if (!(await feed.wait(this.#opts.tickMs))) {
-          if (!stopping.aborted) await this.#commit([], await this.#handleUntilDone([], handler));
+        const tick = this.#opts.tickMs;
+        if (!(await feed.wait(tick > 0 ? Math.min(tick, SILENT_STREAM_MS) : SILENT_STREAM_MS))) {
+          if (stopping.aborted) continue;
+          if (tick > 0) await this.#commit([], await this.#handleUntilDone([], handler));
+          if (Date.now() - feed.lastRecordAt >= SILENT_STREAM_MS) await this.#checkSilentStream(feed);
           continue;
         }
         if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
@@ -287,6 +294,37 @@ export class KafkaConsumer {
       const held = await this.#handleUntilDone(batch, handler);
       await this.#commit(batch, held);
       if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();
+    }
+  }
+
+  /**
+   * The stream brought nothing for SILENT_STREAM_MS: fine on a quiet topic, a stall of the client when this
+   * member's partitions hold records it has not read. Then the stream is given up as failed, and the loop
+   * reopens it from the committed offsets. Only for a group that commits (the others' positions are not
+   * tracked); a reading that fails is tried again after the next quiet period.
+   */
+  async #checkSilentStream(feed: StreamFeed): Promise<void> {
+    feed.lastRecordAt = Date.now();
+    if (!this.#opts.commitOffsets || this.#owned === undefined) return;
+    try {
+      const topics = [...this.#owned].filter(([, partitions]) => partitions.size > 0).map(([topic, partitions]) => ({ topic, partitions: [...partitions] }));
+      if (topics.length === 0) return;
+      const [ends, committed] = await Promise.all([
+        this.#consumer.listOffsets({ topics: topics.map((t) => t.topic), timestamp: -1n }),
+        this.#consumer.listCommittedOffsets({ topics }),
+      ]);
+      const readings: PartitionReading[] = topics.flatMap(({ topic, partitions }) =>
+        partitions.map((partition) => {
+          const read = this.#positions.get(partitionKey(topic, partition))?.next;
+          const commit = committed.get(topic)?.[partition];
+          return { topic, partition, next: read ?? (commit !== undefined && commit >= 0n ? commit : null), end: ends.get(topic)?.[partition] ?? 0n };
+        }),
+      );
+      const unread = unreadPartitions(readings);
+      if (unread.length === 0 || feed.pending.length > 0 || feed.failure !== undefined) return;
+      feed.failure = new Error(`the stream brought nothing for ${SILENT_STREAM_MS / 1000} s while ${unread.map((r) => `${r.topic}/${r.partition} holds ${r.end - (r.next ?? 0n)} unread records`).join(', ')}`);
+    } catch (err) {
+      this.#log.warn({ err }, 'consumer: checking a quiet stream failed; checking again later');
     }
   }
 

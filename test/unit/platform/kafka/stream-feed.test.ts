@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { StreamFeed } from '../../../../platform/kafka/consumer.ts';
+import { unreadPartitions } from '../../../../platform/kafka/silent-stream.ts';
 
 /** The part of the client's message stream the feed uses: data events, pause and resume. */
 class FakeStream extends EventEmitter {
@@ -52,5 +53,17 @@ describe('StreamFeed', () => {
     feed.keepOnly(new Map([['t', new Set([0])]]));
     expect(feed.pending).toHaveLength(3);
     expect(stream.paused).toBe(true);
+  });
+});
+
+describe('unreadPartitions', () => {
+  const r = (partition: number, next: bigint | null, end: bigint) => ({ topic: 't', partition, next, end });
+
+  it('names the partitions with records beyond what the member has read', () => {
+    expect(unreadPartitions([r(0, 10n, 10n), r(1, 4n, 9n), r(2, null, 5n), r(3, 0n, 0n)])).toEqual([r(1, 4n, 9n)]);
+  });
+
+  it('finds nothing on a quiet topic', () => {
+    expect(unreadPartitions([r(0, 10n, 10n), r(1, 0n, 0n)])).toEqual([]);
   });
 });
