@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../../api/auth/api-keys.ts';
 import { authFeature, vesselsFeature } from '../../../../app/features.ts';
 import { startService, type RunningService } from '../../../../app/service.ts';
+import { TopicCodec } from '../../../../platform/codec/index.ts';
 import { KafkaProducer } from '../../../../platform/kafka/index.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
 import { newVesselState, newZonePresence } from '../../../../processors/maritime/rules/vessel-state.ts';
@@ -167,6 +168,22 @@ describe('the positions sink and the vessel API', () => {
       { topic, key: String(C), value: jsonCodec.encode('aisPositions', position(C, at(2), 10, 57)) },
     ]);
     expect(await settled(C, 1)).toEqual({ n: 1, distinct: 1 });
+  });
+
+  it('stores the reports of producers that switch from JSON to the binary frame and back (an upgrade mid-stream), skipping a frame of a version it does not know', async () => {
+    const D = BASE + 5;
+    const topic = service.context.topics.aisPositions;
+    const binary = new TopicCodec(undefined, 'binary');
+    const record = (codec: TopicCodec, minute: number) => ({ topic, key: String(D), value: codec.encode('aisPositions', position(D, at(minute), 10 + minute / 1000, 57)) });
+    const fromNewer = record(binary, 3);
+    fromNewer.value = Buffer.from(fromNewer.value as Buffer);
+    (fromNewer.value as Buffer)[1] = 99;
+    const records = [record(jsonCodec, 0), record(binary, 1), fromNewer, record(jsonCodec, 2), record(binary, 4)];
+    expect(records.map((r) => (typeof r.value === 'string' ? 'json' : r.value[0]))).toEqual(['json', 1, 1, 'json', 1]);
+    await producer.send(records);
+    expect(await settled(D, 4)).toEqual({ n: 4, distinct: 4 });
+    const { rows } = await service.context.pool.query<{ lon: number }>('SELECT ST_X(position::geometry) AS lon FROM vessel_positions WHERE mmsi = $1 ORDER BY reported_at', [D]);
+    expect(rows.map((r) => Math.round(r.lon * 1000))).toEqual([10_000, 10_001, 10_002, 10_004]);
   });
 
   it('lists vessels with the name, MMSI prefix, category, bounding box and seen-since filters', async () => {
