@@ -109,8 +109,8 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
   map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
   installVesselLabels(map);
   const feed = createVesselFeed();
-  // One channel per page: a second console tab has its own.
-  const channelName = `pss-vessels-${crypto.randomUUID()}`;
+  // One channel per page: a second console tab has its own (not crypto.randomUUID: plain-http pages lack it).
+  const channelName = `pss-vessels-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const channel = new BroadcastChannel(channelName);
   const base = `${location.origin}${location.pathname.replace(/[^/]*$/, '')}`;
   const workerReady = maplibregl.importScriptInWorkers(`${base}vessel-worker.mjs`);
