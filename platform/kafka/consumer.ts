@@ -33,6 +33,8 @@ export interface ConsumerOptions {
    * the commit then moves past what it no longer holds, on every partition this consumer has read.
    */
   tickMs?: number;
+  /** How long the stream may bring nothing before this member checks for unread records (silent-stream.ts). */
+  silentStreamMs?: number;
 }
 
 type Stream = MessagesStream<string, Buffer, string, string>;
@@ -188,7 +190,7 @@ export class KafkaConsumer {
   #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
 
   constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
-    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, startOffsets: new Map(), ...opts };
+    this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, startOffsets: new Map(), silentStreamMs: SILENT_STREAM_MS, ...opts };
     if (this.#opts.startOffsets.size > 0 && (this.#opts.commitOffsets || this.#opts.topics.length !== 1)) {
       // A group's committed offsets and chosen starts would contradict each other at the next rejoin.
       throw new Error('startOffsets is for a reader of one topic that commits nothing');
@@ -260,11 +262,11 @@ export class KafkaConsumer {
     while (!stopping.aborted) {
       const feed = this.#feed as StreamFeed;
       if (feed.pending.length === 0 && feed.failure === undefined) {
-        const tick = this.#opts.tickMs;
-        if (!(await feed.wait(tick > 0 ? Math.min(tick, SILENT_STREAM_MS) : SILENT_STREAM_MS))) {
+        const { tickMs: tick, silentStreamMs: silent } = this.#opts;
+        if (!(await feed.wait(tick > 0 ? Math.min(tick, silent) : silent))) {
           if (stopping.aborted) continue;
           if (tick > 0) await this.#commit([], await this.#handleUntilDone([], handler));
-          if (Date.now() - feed.lastRecordAt >= SILENT_STREAM_MS) await this.#checkSilentStream(feed);
+          if (Date.now() - feed.lastRecordAt >= silent) await this.#checkSilentStream(feed);
           continue;
         }
         if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
@@ -298,7 +300,7 @@ export class KafkaConsumer {
   }
 
   /**
-   * The stream brought nothing for SILENT_STREAM_MS: fine on a quiet topic, a stall of the client when this
+   * The stream brought nothing for `silentStreamMs`: fine on a quiet topic, a stall of the client when this
    * member's partitions hold records it has not read. Then the stream is given up as failed, and the loop
    * reopens it from the committed offsets. Only for a group that commits (the others' positions are not
    * tracked); a reading that fails is tried again after the next quiet period.
@@ -322,7 +324,7 @@ export class KafkaConsumer {
       );
       const unread = unreadPartitions(readings);
       if (unread.length === 0 || feed.pending.length > 0 || feed.failure !== undefined) return;
-      feed.failure = new Error(`the stream brought nothing for ${SILENT_STREAM_MS / 1000} s while ${unread.map((r) => `${r.topic}/${r.partition} holds ${r.end - (r.next ?? 0n)} unread records`).join(', ')}`);
+      feed.failure = new Error(`the stream brought nothing for ${this.#opts.silentStreamMs / 1000} s while ${unread.map((r) => `${r.topic}/${r.partition} holds ${r.end - (r.next ?? 0n)} unread records`).join(', ')}`);
     } catch (err) {
       this.#log.warn({ err }, 'consumer: checking a quiet stream failed; checking again later');
     }

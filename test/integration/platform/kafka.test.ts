@@ -1,4 +1,4 @@
-import { Consumer } from '@platformatic/kafka';
+import { Consumer, MessagesStream } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, stuckConsumers, type InRecord } from '../../../platform/kafka/index.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
@@ -115,6 +115,43 @@ describe('kafka through platform/kafka/ against the real broker', () => {
       await withAdmin((admin) => admin.deleteTopics([failing]));
     }
     expect(stuckConsumers(kafka, Date.now() + 10 * CONSUMER_STUCK_AFTER_MS)).toEqual([]);
+  });
+
+  // The guard of platform/kafka/silent-stream.ts, against a client stall no error reports (one failover run
+  // under load left half a group's partitions unread for two minutes): the stream is made to swallow what it
+  // fetches, as a stalled client would, and the consumer must notice the unread records and read them again.
+  it('a stream that goes quiet while its partitions hold unread records is reopened, and every record handled once', async () => {
+    const quiet = unique('quiet');
+    await withAdmin((admin) => admin.ensureTopics([{ name: quiet, key: 'k', partitions: 1, config: {}, description: '' }]));
+    const push = MessagesStream.prototype.push;
+    // The stream that last delivered a record, and the one made to swallow them.
+    const delivering: unknown[] = [];
+    let stalled: unknown;
+    MessagesStream.prototype.push = function (this: MessagesStream<string, Buffer, string, string>, chunk: unknown, encoding?: BufferEncoding) {
+      if (chunk === null) return push.call(this, chunk, encoding);
+      if (this === stalled) return true;
+      delivering.unshift(this);
+      delivering.length = 1;
+      return push.call(this, chunk, encoding);
+    };
+    const kafka = testKafka();
+    const consumer = new KafkaConsumer(kafka, { groupId: unique('group'), topics: [quiet], silentStreamMs: 1_000 });
+    const handled: string[] = [];
+    try {
+      await consumer.run(async (records) => {
+        for (const r of records) handled.push(r.value.toString());
+      });
+      await producer.send(['0', '1', '2'].map((value) => ({ topic: quiet, key: 'k', value })));
+      await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(3);
+      // From now on the stream that is open swallows its records; a new one works.
+      stalled = delivering[0];
+      await producer.send(['3', '4'].map((value) => ({ topic: quiet, key: 'k', value })));
+      await expect.poll(() => handled.join(','), { timeout: 30_000 }).toBe('0,1,2,3,4');
+    } finally {
+      MessagesStream.prototype.push = push;
+      await consumer.stop();
+      await withAdmin((admin) => admin.deleteTopics([quiet]));
+    }
   });
 
   it('a reader that commits nothing leaves no offsets behind: its group reads from the start again', async () => {
