@@ -63,6 +63,16 @@ export async function readMission(db: Pool | PoolClient, id: string, lock = fals
   return rows[0];
 }
 
+/**
+ * Locks missions (in id order) without reading them. The lock order is mission before drone: a mission's
+ * step (abort, report, deadline) locks the mission and then frees its drone, so a writer of drone rows that
+ * will also touch their missions (telemetry) takes these locks first, or the two deadlock.
+ */
+export async function lockMissions(client: PoolClient, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await client.query('SELECT id FROM drone_missions WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [ids]);
+}
+
 export type NewMission = Pick<Mission, 'id' | 'kind' | 'target' | 'subject' | 'incident_id' | 'event_id' | 'action_id' | 'priority' | 'mmsi' | 'requested_by' | 'idempotency_key'>;
 
 /**

@@ -9,7 +9,7 @@ import { enqueueDroneCommands, targetCommand } from './commands.ts';
 import { lostLinkDue } from './fleet-rules.ts';
 import { distanceM, targetPoint } from './geo.ts';
 import { droneLostLink } from './mission-events.ts';
-import { MISSION_COLUMNS, readMission, updateMission, type Mission } from './mission-store.ts';
+import { lockMissions, MISSION_COLUMNS, readMission, updateMission, type Mission } from './mission-store.ts';
 import { assignDrone, expireMission, type MissionSettings, type StepResult } from './missions.ts';
 
 /** A tracked vessel must have moved this far from the drone's target before the target is updated. */
@@ -31,10 +31,12 @@ interface SilentRow {
 
 export async function sweepLostLinks(client: PoolClient, s: MissionSettings, now: Date): Promise<SecurityEvent[]> {
   const silentFor = s.telemetryIntervalMs * s.lostLinkIntervals;
+  const silent = `FROM drones WHERE lost_link_at IS NULL AND last_seen < $1::timestamptz - make_interval(secs => $2::double precision / 1000)`;
+  // Their missions are locked before the drones (the order every mission step takes; lockMissions).
+  const missionIds = await client.query<{ mission_id: string }>(`SELECT mission_id ${silent} AND mission_id IS NOT NULL`, [now, silentFor]);
+  await lockMissions(client, missionIds.rows.map((r) => r.mission_id));
   const { rows } = await client.query<SilentRow>(
-    `SELECT id, state, mission_id, lon, lat, (extract(epoch FROM last_seen) * 1000)::bigint AS last_seen_ms FROM drones
-      WHERE lost_link_at IS NULL AND last_seen < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
-      FOR UPDATE SKIP LOCKED`,
+    `SELECT id, state, mission_id, lon, lat, (extract(epoch FROM last_seen) * 1000)::bigint AS last_seen_ms ${silent} FOR UPDATE SKIP LOCKED`,
     [now, silentFor],
   );
   const events: SecurityEvent[] = [];

@@ -8,7 +8,7 @@ import type { SecurityEvent } from '../schemas/event.ts';
 import { enqueueDroneCommands, returnHomeCommand } from './commands.ts';
 import { lowBatteryCleared, lowBatteryCrossed } from './fleet-rules.ts';
 import { droneLowBattery } from './mission-events.ts';
-import { readDrones, readMission, writeTelemetry, type TelemetryWrite } from './mission-store.ts';
+import { lockMissions, readDrones, readMission, writeTelemetry, type TelemetryWrite } from './mission-store.ts';
 import { trackProgress, type MissionSettings, type Progress } from './missions.ts';
 import { FLYING_STATUSES } from './mission-machine.ts';
 
@@ -44,6 +44,8 @@ export async function applyTelemetry(client: PoolClient, records: readonly Drone
     });
     if (before?.missionId != null) progress.push({ missionId: before.missionId, position: newest.position, speedMps: newest.speed_mps ?? null, battery: newest.battery_percent });
   }
+  // Mission before drone, as every mission step takes them (an abort at the same moment would deadlock).
+  await lockMissions(client, progress.map((p) => p.missionId));
   await writeTelemetry(client, writes);
   await trackProgress(client, progress, s, now);
   await storeEvents(client, events);
