@@ -63,7 +63,7 @@ export class StreamFeed {
       if (this.#owned !== undefined && !owns(this.#owned, message)) return;
       this.lastRecordAt = Date.now();
       this.pending.push(message);
-      if (this.pending.length >= maxBatch) stream.pause();
+      if (this.pending.length >= this.#maxBatch) stream.pause();
       this.#notify();
     });
     stream.on('error', (err) => {

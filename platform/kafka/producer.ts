@@ -92,7 +92,7 @@ export class KafkaProducer {
       this.#queued = undefined;
       try {
         const refused: Refusal[] = [];
-        const { counts, brokers } = await this.#cluster(batch.records);
+        const partitionsOf = await this.#onCluster(batch.records);
         // On a cluster, one request per partition, the partitions side by side: a retry after a leader change
         // then goes to that partition's new leader. The client groups a send's partitions by their leader at
         // the first attempt and retries the whole group at the new leader of its first partition, so a group
@@ -101,9 +101,13 @@ export class KafkaProducer {
         // key's order and the idempotence sequence numbers, which are per partition. A single broker leads
         // every partition and nothing can move, so there the client's one request per send stays (six
         // requests instead of one cost ingest about 14 % on one broker).
-        const groups = brokers > 1 ? partitionGroups(batch.records, (topic) => counts.get(topic) ?? 1) : [{ indexes: batch.records.map((_, i) => i) }];
-        const alone = await Promise.all(groups.map((g) => this.#sendGroup(g, batch.records, refused)));
-        const retry = alone.flat();
+        const groups = partitionsOf ? partitionGroups(batch.records, partitionsOf) : [{ indexes: batch.records.map((_, i) => i) }];
+        // Every group settles before the batch does: a group still sending when another failed would overlap
+        // the next batch's request to its partition, and key order needs one request per partition at a time.
+        const sent = await Promise.allSettled(groups.map((g) => this.#sendGroup(g, batch.records, refused)));
+        const failed = sent.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        const retry = sent.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
         if (retry.length > 0) await this.#sendAlone(retry, batch.records, refused);
         for (const w of batch.waiters) settle(w, refused);
       } catch (err) {
@@ -113,13 +117,17 @@ export class KafkaProducer {
     this.#inFlight = undefined;
   }
 
-  /** Partitions per topic of `records` and the brokers of the cluster, from the client's metadata (cached for a few seconds). */
-  async #cluster(records: OutRecord[]): Promise<{ counts: Map<string, number>; brokers: number }> {
+  /**
+   * On a cluster (the most brokers this producer has seen is more than one: a cluster down to one live
+   * broker is still one its partitions return to), each topic's partition count, from the client's metadata
+   * (cached for a few seconds); undefined on a single broker.
+   */
+  async #onCluster(records: OutRecord[]): Promise<((topic: string) => number) | undefined> {
     const topics = [...new Set(records.map((r) => r.topic))];
     const metadata = await this.#producer.metadata({ topics });
-    // The most brokers ever seen: a cluster down to one live broker is still a cluster its partitions return to.
     this.#brokersSeen = Math.max(this.#brokersSeen, metadata.brokers.size);
-    return { counts: new Map(topics.map((t) => [t, metadata.topics.get(t)?.partitionsCount ?? 1])), brokers: this.#brokersSeen };
+    if (this.#brokersSeen <= 1) return undefined;
+    return (topic) => metadata.topics.get(topic)?.partitionsCount ?? 1;
   }
 
   /**
