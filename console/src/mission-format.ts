@@ -49,10 +49,13 @@ export function missionLine(m: Mission, drone: Drone | undefined): string {
   return parts.join(' · ');
 }
 
-/** A target's point: the point itself, or a polygon's vertex average (near enough for a line to aim at). */
+/**
+ * A target's point, where the drone flies first: the point itself, or the mean of a polygon's outer ring
+ * without its closing vertex, as drones/geo.ts `targetPoint` has it (the page's bundle imports no server code).
+ */
 export function targetPoint(target: Mission['target']): [number, number] | undefined {
   if (target.type === 'Point') return target.coordinates as [number, number];
-  const ring = (target.coordinates as [number, number][][])[0] ?? [];
+  const ring = ((target.coordinates as [number, number][][])[0] ?? []).slice(0, -1);
   if (ring.length === 0) return undefined;
   const sum = ring.reduce(([x, y], [lon, lat]) => [x + lon, y + lat], [0, 0]);
   return [sum[0] / ring.length, sum[1] / ring.length];
