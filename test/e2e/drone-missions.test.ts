@@ -24,6 +24,7 @@ import type { DroneCommand } from '../../schemas/drone.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../../schemas/system-config.ts';
 import { valueOf } from '../support/codec.ts';
 import { call } from '../support/service.ts';
+import { scratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { consumeUntil, testConfig, testKafka, testLog, unique } from '../support/stack.ts';
 import { track } from '../support/tracks.ts';
 
@@ -47,6 +48,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
 }
 
 describe('drone missions end to end', () => {
+  let db: ScratchDatabase | undefined;
   let service: RunningService;
   let sim: FleetSimulator;
   let running: RunningSimulator;
@@ -89,7 +91,11 @@ describe('drone missions end to end', () => {
   }
 
   beforeAll(async () => {
-    service = await startService(testConfig(CONFIG), ['api', 'processors'], testLog, FEATURES);
+    // A database and topics of its own: the file ends with missions in flight and drones that stop
+    // reporting, and its lost-link sweeps run on a moved clock; in the shared database a later file's
+    // service would sweep those drones and publish what this file stored (exact counts there would trip).
+    db = await scratchDatabase('drones');
+    service = await startService(testConfig({ ...CONFIG, PSS_DATABASE_URL: db.url, PSS_TOPIC_PREFIX: `${tag}.` }), ['api', 'processors'], testLog, FEATURES);
     const { pool, config } = service.context;
     admin = (await createApiKey(pool, config.environment, { name: 'drones-admin', scopes: ['maritime:write', 'maritime:read', 'events:read', 'events:write', 'drones:read', 'drones:write', 'ingest:write'] }, 'test')).key;
     const zone = await call(url('/maritime/zones'), admin, { method: 'POST', json: ZONE });
@@ -112,6 +118,7 @@ describe('drone missions end to end', () => {
     await producer.close();
     if (zoneId) await call(url(`/maritime/zones/${zoneId}`), admin, { method: 'DELETE' });
     await service?.stop();
+    await db?.drop();
   });
 
   let first: Mission;
