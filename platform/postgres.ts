@@ -31,6 +31,7 @@ const CONNECT_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection
 const STATEMENT_TIMEOUT = '57014';
 
 const timeouts = counter('pss_postgres_timeouts_total', 'Postgres queries that timed out, by kind (no_answer: the connection did not answer and was dropped; statement: cancelled by statement_timeout)', ['kind']);
+const conflictRetried = counter('pss_postgres_conflict_retries_total', 'Transactions run again after Postgres rolled them back for a deadlock or serialization failure (callers that opted in)');
 const lostConnections = counter('pss_postgres_connections_lost_total', 'Postgres connections that failed while open (reset, closed by the server), idle or in use');
 
 /** A lost connection is reported by /readyz this long: past a holder's retry, not for minutes after a blip. */
@@ -199,7 +200,44 @@ export async function migrate(databaseUrl: string, log: Logger): Promise<string[
  * (reset, closed by the server) fails it with ConnectionLostError: the server rolled back, unless the
  * COMMIT got there first, so what the caller retries must be safe to do twice.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+  const retries = opts.conflictRetries ?? 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runTransaction(pool, fn);
+    } catch (err) {
+      if (attempt >= retries || !isTransactionConflict(err)) throw err;
+      conflictRetried.inc();
+      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt, Math.random())));
+    }
+  }
+}
+
+export interface TransactionOptions {
+  /**
+   * How many times to run fn again, in a new transaction, when Postgres rolled it back for a deadlock or a
+   * serialization failure (the other party's transaction then goes through, so a second try usually
+   * succeeds). Only for fn whose whole effect is in the transaction: nothing kept in memory, sent or
+   * counted between attempts. Default 0.
+   */
+  conflictRetries?: number;
+}
+
+/** The reruns callers that opt in use: a conflict that survives three reruns is no passing race. */
+export const CONFLICT_RETRIES = 3;
+
+/** Deadlock detected (40P01) or serialization failure (40001): the server rolled back, a rerun may succeed. */
+export function isTransactionConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** The pause before rerun `attempt` (0-based): 10-50 ms, then more, jittered so two losers do not meet again. */
+export function conflictBackoffMs(attempt: number, random: number): number {
+  return Math.round((10 + 40 * random) * 2 ** Math.min(attempt, 4));
+}
+
+async function runTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const held = await checkOut(pool);
   const { client } = held;
   try {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError, DependencyError } from '../../platform/errors.ts';
-import { isConnectionLoss, isPostgresTimeout } from '../../platform/postgres.ts';
+import { isConnectionLoss, isPostgresTimeout, isTransactionConflict } from '../../platform/postgres.ts';
 
 /** The spec's error body: {"error": {"code", "message", "request_id"}} (+ optional details). */
 export function errorBody(code: string, message: string, requestId: string, details?: unknown) {
@@ -53,6 +53,11 @@ function toAppError(err: unknown): AppError {
   }
   if (err instanceof DependencyError || UNREACHABLE.has(String((err as { code?: unknown }).code)) || isPostgresTimeout(err) || isConnectionLoss(err)) {
     return new AppError('service_unavailable', 'A dependency of the service is unavailable; retry later', undefined, { cause: err });
+  }
+  // A deadlock or serialization failure rolled the request's transaction back: nothing of it was written, and
+  // sent again it usually goes through (routes that can meet one run their transaction again first).
+  if (isTransactionConflict(err)) {
+    return new AppError('service_unavailable', 'The request met a concurrent change and was rolled back; nothing was written, retry it', undefined, { cause: err });
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError('bad_request', e.message ?? 'Bad request');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { createPool, isConnectionLoss, isPostgresTimeout, recentFailure } from '../../../platform/postgres.ts';
+import { conflictBackoffMs, createPool, isConnectionLoss, isPostgresTimeout, isTransactionConflict, recentFailure } from '../../../platform/postgres.ts';
 
 describe('isPostgresTimeout', () => {
   it('recognises statement timeouts, connections that do not answer and connection attempts that run out of time', () => {
@@ -14,6 +14,22 @@ describe('isPostgresTimeout', () => {
     expect(isPostgresTimeout(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isPostgresTimeout(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(isPostgresTimeout(undefined)).toBe(false);
+  });
+});
+
+describe('isTransactionConflict and conflictBackoffMs', () => {
+  it('recognises deadlocks and serialization failures, nothing else', () => {
+    expect(isTransactionConflict(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(true);
+    expect(isTransactionConflict(Object.assign(new Error('could not serialize access'), { code: '40001' }))).toBe(true);
+    expect(isTransactionConflict(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isTransactionConflict(null)).toBe(false);
+  });
+
+  it('waits 10-50 ms before the first rerun, twice that before the next, and stops growing at 16 times', () => {
+    expect([conflictBackoffMs(0, 0), conflictBackoffMs(0, 1)]).toEqual([10, 50]);
+    expect([conflictBackoffMs(1, 0), conflictBackoffMs(1, 1)]).toEqual([20, 100]);
+    expect(conflictBackoffMs(4, 1)).toBe(800);
+    expect(conflictBackoffMs(9, 1)).toBe(800);
   });
 });
 
