@@ -17,6 +17,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   rules: { summary: 'rules import FILE.json                  replace every maritime zone rule with the document in FILE', load: async () => (await import('./rules.ts')).rulesCommand },
   keys: { summary: 'keys create --name N --scopes a,b [--expires-in-days N] [--ip-allowlist cidr,...] | keys revoke ID | keys list', load: async () => (await import('./keys.ts')).keysCommand },
   users: { summary: 'users create --username U --scopes a,b (--password P | --password-stdin)   create an operator account', load: async () => (await import('./users.ts')).usersCommand },
+  webhooks: { summary: 'webhooks reseal                        seal every webhook secret again under PSS_WEBHOOK_SECRET_KEY (key rotation; the old key in PSS_WEBHOOK_SECRET_KEY_PREVIOUS)', load: async () => (await import('./webhooks.ts')).webhooksCommand },
   audit: { summary: 'audit verify                           check the hash chain of the gate transactions\' audit trail', load: async () => (await import('./audit.ts')).auditCommand },
   'oauth-clients': { summary: 'oauth-clients create --name N --redirect-uri URL [--redirect-uri URL] --scopes a,b [--public]', load: async () => (await import('./oauth-clients.ts')).oauthClientsCommand },
 };

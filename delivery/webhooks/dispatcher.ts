@@ -181,7 +181,7 @@ export class Dispatcher {
       secret = this.#secrets.get(claimed.webhookId, claimed.secretSealed);
     } catch (err) {
       // Sealed with another key: nothing can be sent until the key is right; the lease brings it back.
-      this.#deps.log.error({ err, webhook_id: claimed.webhookId }, 'webhook secret cannot be opened with PSS_WEBHOOK_SECRET_KEY');
+      this.#deps.log.error({ err, webhook_id: claimed.webhookId }, 'webhook secret cannot be opened with PSS_WEBHOOK_SECRET_KEY (or PSS_WEBHOOK_SECRET_KEY_PREVIOUS)');
       this.#release([claimed]);
       return;
     }

@@ -17,6 +17,12 @@ export const WEBHOOK_SETTINGS = {
     default: '',
     parse: secretKey,
   },
+  webhookSecretKeyPrevious: {
+    env: 'PSS_WEBHOOK_SECRET_KEY_PREVIOUS',
+    description: 'Webhooks: while rotating PSS_WEBHOOK_SECRET_KEY, the old key (same form): secrets it sealed still open, and `pss webhooks reseal` seals them again under the new key. Empty when not rotating.',
+    default: '',
+    parse: secretKey,
+  },
   webhookAllowLoopback: {
     env: 'PSS_WEBHOOK_ALLOW_LOOPBACK',
     description: 'Webhooks: development only. Allows webhook URLs on loopback addresses (127.0.0.0/8, ::1, localhost), also over plain HTTP. Every other private, link-local, metadata or reserved address is refused regardless. Refused in production.',

@@ -42,7 +42,7 @@ function unknownTestType(type: string): AppError {
 }
 
 export function createWebhookModule(ctx: ServiceContext, clock: Clock = systemClock): WebhookModule {
-  const box = new SecretBox(ctx.config.webhookSecretKey);
+  const box = new SecretBox(ctx.config.webhookSecretKey, ctx.config.webhookSecretKeyPrevious);
   const log = ctx.log.child({ module: 'webhooks' });
   const dispatcher = new Dispatcher({ pool: ctx.pool, config: ctx.config, clock, box, relay: ctx.relay, log });
   let matcher: { stop(): Promise<void> } | undefined;

@@ -51,4 +51,19 @@ describe('SecretBox', () => {
     expect(() => box.open('wh_b', sealed)).toThrow();
     expect(() => new SecretBox(Buffer.alloc(32, 8).toString('base64')).open('wh_a', sealed)).toThrow();
   });
+
+  it('during a key rotation opens what the previous key sealed, says so, and seals only under the new key', () => {
+    const oldKey = Buffer.alloc(32, 7).toString('base64');
+    const newKey = Buffer.alloc(32, 8).toString('base64');
+    const underOld = new SecretBox(oldKey).seal('wh_a', SECRET);
+    const rotating = new SecretBox(newKey, oldKey);
+    expect(rotating.openWith('wh_a', underOld)).toEqual({ secret: SECRET, current: false });
+    const underNew = rotating.seal('wh_a', SECRET);
+    expect(rotating.openWith('wh_a', underNew)).toEqual({ secret: SECRET, current: true });
+    expect(new SecretBox(newKey).open('wh_a', underNew)).toBe(SECRET);
+    expect(() => new SecretBox(oldKey).open('wh_a', underNew)).toThrow();
+    // Neither key: still refused, and the previous key does not open another webhook's value.
+    expect(() => new SecretBox(Buffer.alloc(32, 9).toString('base64'), oldKey).open('wh_a', new SecretBox(newKey).seal('wh_a', SECRET))).toThrow();
+    expect(() => rotating.open('wh_b', underOld)).toThrow();
+  });
 });
