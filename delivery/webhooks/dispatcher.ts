@@ -7,11 +7,12 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Config } from '../../platform/config.ts';
 import type { RelaySignal } from '../../platform/context.ts';
 import type { Logger } from '../../platform/log.ts';
+import { NotifyListener } from '../../platform/notify-listener.ts';
 import type { Pool } from '../../platform/postgres.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { webhookMetrics } from './metrics.ts';
 import { decide, type AttemptResult } from './outcome.ts';
-import { claimDue, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './queue.ts';
+import { claimDue, recordAttempts, WEBHOOK_DUE_CHANNEL, type AttemptRecord, type ClaimedAttempt } from './queue.ts';
 import type { SecretBox } from './secret-box.ts';
 import { sendAttempt } from './sender.ts';
 
@@ -78,14 +79,23 @@ export class Dispatcher {
   #metricsTimer: NodeJS.Timeout | undefined;
   readonly #idle = new Set<() => void>();
   #failing: { since: number; error: string } | undefined;
+  /** Deliveries recorded by any instance's matcher wake this dispatcher at once; the poll covers gaps. */
+  readonly #listener: NotifyListener;
 
   constructor(deps: DispatcherDeps) {
     this.#deps = deps;
     this.#secrets = new SecretCache(deps.box);
+    this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: WEBHOOK_DUE_CHANNEL, what: 'webhook due listener', onNotify: () => this.wake() });
+  }
+
+  /** Whether recorded deliveries wake this dispatcher through NOTIFY (its own matcher then need not). */
+  get listening(): boolean {
+    return this.#listener.listening;
   }
 
   start(): void {
     this.#running = true;
+    void this.#listener.ensure();
     this.#schedulePoll();
     this.#metricsTimer = setInterval(() => void this.#refreshMetrics(), METRICS_EVERY_MS).unref();
     this.wake();
@@ -133,6 +143,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.#running = false;
     this.#cancelPoll?.();
+    await this.#listener.stop();
     clearInterval(this.#metricsTimer);
     await this.#pumping;
     await this.#untilIdle();
@@ -142,6 +153,7 @@ export class Dispatcher {
   #schedulePoll(): void {
     if (!this.#running) return;
     this.#cancelPoll = this.#deps.clock.after(this.#deps.config.webhookPollMs, () => {
+      void this.#listener.ensure();
       this.wake();
       this.#schedulePoll();
     });

@@ -1,6 +1,7 @@
 // The matcher: a consumer group on security.events that records one delivery per event and matching
 // webhook in the queue (idempotent on webhook and event, so a re-read batch records nothing twice),
-// then wakes this instance's dispatcher. Offsets are committed only after the deliveries are stored.
+// then every instance's dispatcher is woken (NOTIFY, queue.ts). Offsets are committed only after the
+// deliveries are stored.
 import type { Clock } from '../../platform/clock.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { KafkaConsumer } from '../../platform/kafka/index.ts';

@@ -20,6 +20,9 @@ export interface NewDelivery {
 }
 
 /** Records deliveries due at `now`; those already recorded are left alone. Returns how many were new. */
+/** NOTIFY after deliveries were recorded: every instance's dispatcher wakes (dispatcher.ts), not only the recorder's. */
+export const WEBHOOK_DUE_CHANNEL = 'pss_webhook_due';
+
 export async function enqueueDeliveries(db: Pool | PoolClient, deliveries: NewDelivery[], now: number): Promise<number> {
   if (deliveries.length === 0) return 0;
   const rows = deliveries.map((d) => ({
@@ -34,6 +37,8 @@ export async function enqueueDeliveries(db: Pool | PoolClient, deliveries: NewDe
      ON CONFLICT (webhook_id, event_id) DO NOTHING`,
     [JSON.stringify(rows), new Date(now)],
   );
+  // Inside a caller's transaction the notice goes out at its commit; otherwise the insert has committed.
+  if ((rowCount ?? 0) > 0) await db.query('SELECT pg_notify($1, $2)', [WEBHOOK_DUE_CHANNEL, '']);
   return rowCount ?? 0;
 }
 

@@ -49,7 +49,7 @@ export const WEBHOOK_SETTINGS = {
   },
   webhookPollMs: {
     env: 'PSS_WEBHOOK_POLL_MS',
-    description: 'Webhooks: how often a dispatcher looks for due attempts when nothing woke it (new deliveries on the same instance wake it at once).',
+    description: 'Webhooks: how often a dispatcher looks for due attempts when nothing woke it (deliveries recorded by any instance wake every dispatcher at once through NOTIFY; this covers retries coming due and a lost listening connection).',
     default: '200',
     parse: int(10, 60_000),
   },
