@@ -201,7 +201,7 @@ export async function migrate(databaseUrl: string, log: Logger): Promise<string[
  * COMMIT got there first, so what the caller retries must be safe to do twice.
  */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
-  const retries = opts.conflictRetries ?? 0;
+  const retries = opts.retryConflicts ? CONFLICT_RETRIES : 0;
   for (let attempt = 0; ; attempt++) {
     try {
       return await runTransaction(pool, fn);
@@ -215,16 +215,16 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
 
 export interface TransactionOptions {
   /**
-   * How many times to run fn again, in a new transaction, when Postgres rolled it back for a deadlock or a
-   * serialization failure (the other party's transaction then goes through, so a second try usually
-   * succeeds). Only for fn whose whole effect is in the transaction: nothing kept in memory, sent or
-   * counted between attempts. Default 0.
+   * Run fn again, in a new transaction, up to CONFLICT_RETRIES times when Postgres rolled it back for a
+   * deadlock or a serialization failure (the other party's transaction then goes through, so a second try
+   * usually succeeds). Only for fn whose whole effect is in the transaction: nothing kept in memory, sent or
+   * counted between attempts. Default false.
    */
-  conflictRetries?: number;
+  retryConflicts?: boolean;
 }
 
-/** The reruns callers that opt in use: a conflict that survives three reruns is no passing race. */
-export const CONFLICT_RETRIES = 3;
+/** A conflict that survives three reruns is no passing race. */
+const CONFLICT_RETRIES = 3;
 
 /** Deadlock detected (40P01) or serialization failure (40001): the server rolled back, a rerun may succeed. */
 export function isTransactionConflict(err: unknown): boolean {

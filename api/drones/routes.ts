@@ -8,7 +8,7 @@ import { fleetSettings } from '../../drones/settings.ts';
 import { groupingOf, vesselNumber } from '../../incidents/grouping.ts';
 import { readEvent } from '../../events/queries.ts';
 import { AppError } from '../../platform/errors.ts';
-import { CONFLICT_RETRIES, inTransaction } from '../../platform/postgres.ts';
+import { inTransaction } from '../../platform/postgres.ts';
 import { dataOf, errorBodySchema, listOf } from '../../schemas/common.ts';
 import { droneStatusSchema, droneTelemetrySchema, missionAbortSchema, missionCreateSchema, missionListQuerySchema, missionSchema } from '../../schemas/drone.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
@@ -90,7 +90,7 @@ export const droneRoutes: RouteDef[] = [
           requested_by: principal.credentialId, idempotency_key: key ?? null,
         }, s, new Date());
         return { requested, incidentId, subject };
-      }, { conflictRetries: CONFLICT_RETRIES });
+      }, { retryConflicts: true });
       const m = outcome.requested.mission;
       if (!outcome.requested.created) {
         if (key !== undefined && m.idempotency_key === key && m.requested_by === principal.credentialId) {
@@ -119,7 +119,7 @@ export const droneRoutes: RouteDef[] = [
     body: missionAbortSchema,
     responses: { 200: { description: 'The aborted mission', schema: dataOf(missionSchema) }, 409: { description: 'The mission has already ended', schema: errorBodySchema } },
     handler: async ({ ctx, params, body, principal, res }) => {
-      const result = await inTransaction(ctx.pool, (client) => abortMission(client, params.mission_id, body.reason, `${principal.subject}${body.note === undefined ? '' : ` (${body.note})`}`, new Date()), { conflictRetries: CONFLICT_RETRIES });
+      const result = await inTransaction(ctx.pool, (client) => abortMission(client, params.mission_id, body.reason, `${principal.subject}${body.note === undefined ? '' : ` (${body.note})`}`, new Date()), { retryConflicts: true });
       if (result.mission === undefined) throw new AppError('not_found', `Mission ${params.mission_id} does not exist`);
       if (result.refused !== undefined) throw new AppError('resource_conflict', `Mission ${params.mission_id} cannot be aborted: ${result.refused}`);
       ctx.relay.wake();

@@ -7,7 +7,7 @@ import { incidentFilter, incidentFilterProblems } from '../../incidents/incident
 import { listIncidents, readIncidentDetail } from '../../incidents/queries.ts';
 import { changeIncident, merge } from '../../incidents/store.ts';
 import { AppError } from '../../platform/errors.ts';
-import { CONFLICT_RETRIES, inTransaction } from '../../platform/postgres.ts';
+import { inTransaction } from '../../platform/postgres.ts';
 import { listActions } from '../../response/action-log.ts';
 import { incidentResponseRecords } from '../../response/incident-records.ts';
 import { dataOf, listOf } from '../../schemas/common.ts';
@@ -74,7 +74,7 @@ export const incidentRoutes: RouteDef[] = [
     check: ({ body }) => patchProblems(body),
     responses: { 200: { description: 'The incident as it is now', schema: dataOf(incidentSchema) } },
     handler: async ({ ctx, params, body, principal, res }) => {
-      const update = await inTransaction(ctx.pool, (client) => changeIncident(client, params.incident_id, body, operatorOf(principal), new Date()), { conflictRetries: CONFLICT_RETRIES });
+      const update = await inTransaction(ctx.pool, (client) => changeIncident(client, params.incident_id, body, operatorOf(principal), new Date()), { retryConflicts: true });
       if (update.events.length > 0) ctx.relay.wake();
       sendData(res, 200, update.incident);
     },
@@ -90,7 +90,7 @@ export const incidentRoutes: RouteDef[] = [
     body: incidentMergeSchema,
     responses: { 200: { description: 'The incident merged into, as it is now', schema: dataOf(incidentSchema) } },
     handler: async ({ ctx, params, body, principal, res }) => {
-      const merged = await inTransaction(ctx.pool, (client) => merge(client, params.incident_id, body.into, operatorOf(principal), new Date()), { conflictRetries: CONFLICT_RETRIES });
+      const merged = await inTransaction(ctx.pool, (client) => merge(client, params.incident_id, body.into, operatorOf(principal), new Date()), { retryConflicts: true });
       ctx.relay.wake();
       sendData(res, 200, merged.target);
     },

@@ -88,9 +88,14 @@ export class Dispatcher {
     this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: WEBHOOK_DUE_CHANNEL, what: 'webhook due listener', onNotify: () => this.wake() });
   }
 
-  /** Whether recorded deliveries wake this dispatcher through NOTIFY (its own matcher then need not). */
+  /** Whether recorded deliveries wake this dispatcher through NOTIFY. */
   get listening(): boolean {
     return this.#listener.listening;
+  }
+
+  /** This instance's matcher recorded deliveries: their NOTIFY wakes a listening dispatcher, so only one that cannot listen is woken here. */
+  deliveriesRecorded(): void {
+    if (!this.#listener.listening) this.wake();
   }
 
   start(): void {

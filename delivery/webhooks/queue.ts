@@ -19,10 +19,10 @@ export interface NewDelivery {
   event: SecurityEvent;
 }
 
-/** Records deliveries due at `now`; those already recorded are left alone. Returns how many were new. */
 /** NOTIFY after deliveries were recorded: every instance's dispatcher wakes (dispatcher.ts), not only the recorder's. */
 export const WEBHOOK_DUE_CHANNEL = 'pss_webhook_due';
 
+/** Records deliveries due at `now`; those already recorded are left alone. Returns how many were new. */
 export async function enqueueDeliveries(db: Pool | PoolClient, deliveries: NewDelivery[], now: number): Promise<number> {
   if (deliveries.length === 0) return 0;
   const rows = deliveries.map((d) => ({

@@ -54,10 +54,7 @@ export function createWebhookModule(ctx: ServiceContext, clock: Clock = systemCl
     async start() {
       checkProductionSettings(ctx);
       dispatcher.start();
-      // Recorded deliveries NOTIFY every instance's dispatcher; this one is woken directly only while it cannot listen.
-      matcher = await startMatcher(ctx, clock, () => {
-        if (!dispatcher.listening) dispatcher.wake();
-      });
+      matcher = await startMatcher(ctx, clock, () => dispatcher.deliveriesRecorded());
       retention = startDeliveryRetention({ pool: ctx.pool, log, config: ctx.config });
     },
     async stop() {

@@ -48,7 +48,7 @@ const owns = (owned: OwnedPartitions, m: { topic: string; partition: number }) =
 export class StreamFeed {
   readonly pending: Msg[] = [];
   failure: Error | undefined;
-  /** When the stream last brought a record of this member's (or opened). */
+  /** When this member last took records from the stream (or it opened); set per batch, not per record. */
   lastRecordAt = Date.now();
   #wake: (() => void) | undefined;
   /** The partitions the group gave this member at its last join; undefined: all (no group yet, or none told). */
@@ -61,7 +61,6 @@ export class StreamFeed {
     this.#maxBatch = maxBatch;
     stream.on('data', (message) => {
       if (this.#owned !== undefined && !owns(this.#owned, message)) return;
-      this.lastRecordAt = Date.now();
       this.pending.push(message);
       if (this.pending.length >= this.#maxBatch) stream.pause();
       this.#notify();
@@ -293,6 +292,7 @@ export class KafkaConsumer {
       reopenAttempt = 0;
       const batch = feed.pending.splice(0, this.#opts.maxBatch);
       if (batch.length === 0) continue;
+      feed.lastRecordAt = Date.now();
       const held = await this.#handleUntilDone(batch, handler);
       await this.#commit(batch, held);
       if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();

@@ -1,18 +1,8 @@
-// The producer role: idempotent, acks=all, one request in flight (see below).
+// The producer role: idempotent, acks=all, one request in flight per partition (see KafkaProducer).
 import { Producer, compatibilityPartitioner, murmur2 } from '@platformatic/kafka';
 import { RecordsRefusedError } from '../errors.ts';
 import { byteSerializers, type KafkaOptions, type OutRecord } from './records.ts';
 
-/**
- * An idempotent producer (acks=all) that keeps at most one produce request in flight per partition.
- * @platformatic/kafka 1.x assigned idempotence sequence numbers when a response arrived, so parallel sends
- * to one partition reused them and the broker dropped records (docs/design-notes.md "Kafka client"). 2.x
- * assigns them at send; several requests in flight to one partition would then keep one key's order only if
- * a failed request is retried ahead of those sent after it, which we have not tested, so this stays until a
- * measured gain justifies that test. Records handed in while requests are in flight are coalesced into the
- * next round, so throughput comes from batching. Keys are placed with the Java client's murmur2
- * partitioner, so our records and those of other producers with the same key share a partition.
- */
 /**
  * Every producer of the service, in one place (docs/kafka-cluster.md). Idempotent with acks=all: a record
  * is acknowledged once min.insync.replicas replicas have it, and a retry of a request the broker already
@@ -48,6 +38,16 @@ interface Refusal {
   code: string;
 }
 
+/**
+ * An idempotent producer (acks=all) that keeps at most one produce request in flight per partition.
+ * @platformatic/kafka 1.x assigned idempotence sequence numbers when a response arrived, so parallel sends
+ * to one partition reused them and the broker dropped records (docs/design-notes.md "Kafka client"). 2.x
+ * assigns them at send; several requests in flight to one partition would then keep one key's order only if
+ * a failed request is retried ahead of those sent after it, which we have not tested, so this stays until a
+ * measured gain justifies that test. Records handed in while requests are in flight are coalesced into the
+ * next round, so throughput comes from batching. Keys are placed with the Java client's murmur2
+ * partitioner, so our records and those of other producers with the same key share a partition.
+ */
 export class KafkaProducer {
   readonly #opts: KafkaOptions;
   #producer: Producer<string, string | Buffer, string, string>;

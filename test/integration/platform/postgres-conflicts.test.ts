@@ -4,7 +4,7 @@ import { createPool, inTransaction, type Pool } from '../../../platform/postgres
 import { testConfig, testLog, unique } from '../../support/stack.ts';
 
 // A transaction that Postgres rolls back for a deadlock is run again when its caller opted in
-// (conflictRetries), and fails with 40P01 otherwise: the drone abort answered 500 on such a deadlock
+// (retryConflicts), and fails with 40P01 otherwise: the drone abort answered 500 on such a deadlock
 // (docs/drones.md), and any route that takes two rows can meet one.
 describe('inTransaction and deadlocks', () => {
   const databaseUrl = testConfig().databaseUrl;
@@ -30,7 +30,7 @@ describe('inTransaction and deadlocks', () => {
    * then asks for row 1. Ours checks for deadlocks first (300 ms against the other's default 1 s), so it
    * is the one Postgres rolls back; the other then gets row 1 and commits.
    */
-  async function meetDeadlock(conflictRetries: number): Promise<{ outcome: unknown; attempts: number }> {
+  async function meetDeadlock(retryConflicts: boolean): Promise<{ outcome: unknown; attempts: number }> {
     await other.query('BEGIN');
     await other.query(`SELECT id FROM ${table} WHERE id = 2 FOR UPDATE`);
     let attempts = 0;
@@ -43,7 +43,7 @@ describe('inTransaction and deadlocks', () => {
       holdsRow1();
       await client.query(`UPDATE ${table} SET n = n + 1 WHERE id = 2`);
       return attempts;
-    }, { conflictRetries }).then((v) => v, (err: unknown) => err);
+    }, { retryConflicts }).then((v) => v, (err: unknown) => err);
     await firstHold;
     await new Promise((r) => setTimeout(r, 50)); // ours is now waiting for row 2
     await other.query(`UPDATE ${table} SET n = n + 100 WHERE id = 1`); // returns once ours was rolled back
@@ -53,17 +53,17 @@ describe('inTransaction and deadlocks', () => {
 
   const counts = async () => (await pool.query<{ id: number; n: number }>(`SELECT id, n FROM ${table} ORDER BY id`)).rows.map((r) => r.n);
 
-  it('without conflictRetries the deadlock reaches the caller (40P01) and nothing of it is written', async () => {
+  it('without retryConflicts the deadlock reaches the caller (40P01) and nothing of it is written', async () => {
     const before = await counts();
-    const { outcome, attempts } = await meetDeadlock(0);
+    const { outcome, attempts } = await meetDeadlock(false);
     expect((outcome as { code?: string }).code).toBe('40P01');
     expect(attempts).toBe(1);
     expect(await counts()).toEqual([before[0]! + 100, before[1]]);
   });
 
-  it('with conflictRetries it runs again after the other transaction and commits once', async () => {
+  it('with retryConflicts it runs again after the other transaction and commits once', async () => {
     const before = await counts();
-    const { outcome, attempts } = await meetDeadlock(3);
+    const { outcome, attempts } = await meetDeadlock(true);
     expect(outcome).toBe(2);
     expect(attempts).toBe(2);
     expect(await counts()).toEqual([before[0]! + 101, before[1]! + 1]);
