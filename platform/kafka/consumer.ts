@@ -315,7 +315,8 @@ export class KafkaConsumer {
         const delay = Math.min(REOPEN_MAX_DELAY_MS, 500 * 2 ** Math.min(reopenAttempt++, 6));
         this.#log.error({ err: feed.failure, retry_in_ms: delay }, 'kafka consumer stream failed; reopening');
         this.#troubled('its stream failed and is being reopened');
-        await feed.stream.close().catch(() => undefined);
+        // A stream closes once its fetches in flight settle; one stuck at a lost broker must not hold the loop.
+        await withDeadline(feed.stream.close(), COMMIT_DEADLINE_MS).catch(() => feed.stream.destroy());
         await this.#sleep(delay);
         if (stopping.aborted) break;
         try {
@@ -360,7 +361,7 @@ export class KafkaConsumer {
       ]);
       const readings: PartitionReading[] = topics.flatMap(({ topic, partitions }) =>
         partitions.map((partition) => {
-          const read = this.#positions.get(partitionKey(topic, partition))?.next;
+          const read = this.#positions.get(readingKey({ topic, partition }))?.next;
           const commit = committed.get(topic)?.[partition];
           return { topic, partition, next: read ?? (commit !== undefined && commit >= 0n ? commit : null), end: ends.get(topic)?.[partition] ?? 0n };
         }),
@@ -453,7 +454,7 @@ export class KafkaConsumer {
         const handled = (await handler(records)) ?? [];
         this.#troubleSince = undefined;
         for (const r of handled) {
-          const key = partitionKey(r.topic, r.partition);
+          const key = readingKey(r);
           const known = held.get(key);
           if (known === undefined || r.offset < known) held.set(key, r.offset);
         }
@@ -476,10 +477,14 @@ export class KafkaConsumer {
   async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
     if (!this.#opts.commitOffsets) return;
     for (const m of batch) {
-      const key = partitionKey(m.topic, m.partition);
+      const key = readingKey(m);
       const position = this.#positions.get(key);
       if (position === undefined) this.#positions.set(key, { topic: m.topic, partition: m.partition, next: m.offset + 1n, committed: -1n });
       else position.next = m.offset + 1n;
+    }
+    // A stalled partition that has moved again is no longer reported (readiness recovers with the records, not at the next check).
+    if (this.#stalls.size > 0) {
+      for (const [key, stall] of this.#stalls) if ((this.#positions.get(key)?.next ?? -1n) > stall.next) this.#stalls.delete(key);
     }
     const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     for (const [key, p] of this.#positions) {
@@ -491,7 +496,7 @@ export class KafkaConsumer {
     try {
       await withDeadline(this.#consumer.commit({ offsets }), COMMIT_DEADLINE_MS);
       for (const o of offsets) {
-        const p = this.#positions.get(partitionKey(o.topic, o.partition));
+        const p = this.#positions.get(readingKey(o));
         if (p !== undefined && o.offset > p.committed) p.committed = o.offset;
       }
     } catch (err) {
@@ -513,19 +518,16 @@ export class KafkaConsumer {
     const drained = this.#done?.catch((err) => this.#log.warn({ err }, 'consumer stopped with an unfinished batch'));
     await withDeadline(drained ?? Promise.resolve(), Math.max(0, deadline - Date.now())).catch(() =>
       this.#log.warn({ still: this.#trouble || 'opening its stream' }, 'consumer: the deadline passed before its loop finished; closing anyway'));
-    try {
-      await this.#feed?.stream.close();
-    } catch {
-      // Already closed by the client after a fatal error.
-    }
+    // Each close within what is left of the deadline (at least a moment): a fetch or leave stuck at a lost
+    // broker must not hold the shutdown (issue 33: every SIGTERM after a broker loss timed out).
+    const left = () => Math.min(COMMIT_DEADLINE_MS, Math.max(250, deadline - Date.now()));
+    const feed = this.#feed;
+    if (feed) await withDeadline(feed.stream.close(), left()).catch(() => feed.stream.destroy());
     const closed = new Promise<void>((resolve, reject) => this.#consumer.close(true, (err) => (err ? reject(err) : resolve())));
-    await withDeadline(closed, COMMIT_DEADLINE_MS).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
+    await withDeadline(closed, left()).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
   }
 }
 
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`;
-}
 
 function isOffsetOutOfRange(err: unknown): boolean {
   const e = err as { apiId?: string; errors?: unknown[]; aggregateErrors?: unknown[] } | undefined;
