@@ -9,6 +9,20 @@ import { receiversOf } from '../settings/party-receivers.ts';
 import { activeWebhooks } from '../settings/system-config-store.ts';
 import { RESPONSE_MODULE, severityOfLevel, type ActionEffect, type ActionInput, type ExecutorContext } from './context.ts';
 
+/**
+ * Why an escalation was made, in a few words for its title: without them an escalation made because no
+ * drone could fly reads as if the cause's own words (a dwell ladder's "...: notify_supervisor") had sent
+ * it to the port authority (issue 33, item 10).
+ */
+export function escalationWhy(reason: string): string {
+  const [kind, ...rest] = reason.split(':');
+  if (kind === 'ladder') return `dwell ladder ${rest.join(':')}`;
+  if (kind === 'level') return `${rest.join(':')} alert level`;
+  if (kind === 'zone') return `zone ${rest.slice(0, -1).join(':')} ${rest.at(-1) ?? ''} rule`;
+  if (kind === 'fleet') return rest[0]?.trim() ?? 'drone mission';
+  return reason;
+}
+
 export function escalationEvent(action: ActionInput, cause: SecurityEvent, party: { id: string; name: string; operator_groups: readonly string[] }, at: Date): SecurityEvent {
   return {
     id: eventId(`incident_escalated:action:${action.id}`),
@@ -18,7 +32,7 @@ export function escalationEvent(action: ActionInput, cause: SecurityEvent, party
     severity: severityOfLevel(action.level),
     source_module: RESPONSE_MODULE,
     source_device: party.id,
-    title: `Escalated to ${party.name}: ${cause.title}`,
+    title: `Escalated to ${party.name} (${escalationWhy(action.reason)}): ${cause.title}`,
     description: `${cause.description} (escalated by ${action.reason})`,
     location: cause.location,
     metadata: { party: party.id, party_name: party.name, operator_groups: [...party.operator_groups], cause_event_id: cause.id, action_id: action.id, reason: action.reason, incident_id: action.incidentId },

@@ -84,7 +84,11 @@ describe('a dwell escalation (notify_supervisor) while no drone can fly', () => 
 
     const escalations = (await listActions(pool, { incidentId: incidentId as string })).filter((a) => a.kind === 'escalate');
     expect(escalations.map((a) => `${a.target}:${a.source}:${a.status}`)).toEqual(['supervisor:ladder:done', 'port_authority:fleet:done']);
-    const { rows } = await pool.query<{ party: string }>(`SELECT body->'metadata'->>'party' AS party FROM security_events WHERE type = 'incident_escalated' AND body->'metadata'->>'cause_event_id' = $1 ORDER BY occurred_at, id`, [event.id]);
-    expect(rows.map((r) => r.party).sort()).toEqual(['port_authority', 'supervisor']);
+    const { rows } = await pool.query<{ party: string; title: string }>(`SELECT body->'metadata'->>'party' AS party, body->>'title' AS title FROM security_events WHERE type = 'incident_escalated' AND body->'metadata'->>'cause_event_id' = $1`, [event.id]);
+    // Each says why: the ladder's rung, and the drone that could not fly.
+    expect(Object.fromEntries(rows.map((r) => [r.party, r.title]))).toEqual({
+      supervisor: `Escalated to Shift supervisor (dwell ladder notify_supervisor): ${TITLE}`,
+      port_authority: expect.stringMatching(new RegExp(`^Escalated to Port authority \\(no drone available for mission msn_[0-9a-f]+\\): ${TITLE}$`)),
+    });
   });
 });
