@@ -160,7 +160,8 @@ export class OutboxPublisher<Row> {
    */
   async stop(deadline = Date.now() + (this.#o.stopWithinMs ?? DEFAULT_STOP_WITHIN_MS)): Promise<void> {
     this.#signal.stop();
-    if (this.#loop !== undefined && !(await finishedBy(this.#loop, deadline))) {
+    // Abandoned once (and logged once): a later stop has nothing more to wait for.
+    if (this.#loop !== undefined && !this.#abandoned && !(await finishedBy(this.#loop, deadline))) {
       this.#abandoned = true;
       const note = abandonedNote(this.#o.name, this.#o.outbox, this.#sending);
       this.#o.log.warn(note.fields, note.message);
