@@ -4,6 +4,7 @@
 // them in one request keyed by drone, and records the outcome in the claiming transaction. It wakes on the
 // NOTIFY of a commit that wrote commands and sweeps for retries. A crash between Kafka's acknowledgement and
 // the commit sends those commands again with the same ids: the adapter executes each id once.
+// The loop (wakes, sweeps, the bounded stop) is the platform's outbox publisher; this file is the outbox's part.
 import type { KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, histogram } from '../platform/metrics.ts';

@@ -6,6 +6,7 @@
 // retries and for what a crashed instance left. The override's API sends its own command at once
 // (`deliverCommandNow`) under the same claim, so the two never send one command at the same time. A
 // crash between Kafka's acknowledgement and the commit sends those commands again, with the same ids.
+// The loop (wakes, sweeps, the bounded stop) is the platform's outbox publisher; this file is the outbox's part.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import type { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
