@@ -65,7 +65,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     if (relay) {
       relay.start();
       // Started first, so stopped last: it publishes what the other roles stored while they stopped.
-      running.push({ name: 'event-relay', stop: () => relay.stop() });
+      running.push({ name: 'event-relay', stop: (deadline) => relay.stop(deadline) });
     }
     // Watches the groups the roles below start (here and in their workers): the lag in /metrics and each group's lag status.
     const lag = new ConsumerLagSampler(kafka, { intervalMs: config.consumerLagSampleMs });
