@@ -4,6 +4,13 @@
 import type { IncidentEscalation, IncidentNotification, ResponseAction } from '../schemas/incident.ts';
 import type { ActionView } from './action-log.ts';
 
+/** How far an escalation's deliveries to the party's webhooks got (delivery/webhooks/delivery-counts.ts). */
+export interface EscalationDeliveries {
+  delivered: number;
+  pending: number;
+  failed: number;
+}
+
 export interface IncidentResponseRecords {
   actions: ResponseAction[];
   notifications: IncidentNotification[];
@@ -13,7 +20,16 @@ export interface IncidentResponseRecords {
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
-export function incidentResponseRecords(actions: readonly ActionView[]): IncidentResponseRecords {
+/** The escalation event each done escalation was delivered as, with the party's webhooks: what deliveries to count. */
+export function escalationDeliveryPairs(actions: readonly ActionView[]): { webhookId: string; eventId: string }[] {
+  return actions.filter((a) => a.kind === 'escalate').flatMap((a) => {
+    const eventId = text(a.result?.event_id);
+    return eventId === undefined ? [] : texts(a.result?.webhook_ids).map((webhookId) => ({ webhookId, eventId }));
+  });
+}
+
+/** `deliveries`: by escalation event id; an escalation not done yet, or with no webhook, counts none. */
+export function incidentResponseRecords(actions: readonly ActionView[], deliveries: ReadonlyMap<string, EscalationDeliveries> = new Map()): IncidentResponseRecords {
   const at = (a: ActionView) => a.done_at ?? a.created_at;
   return {
     actions: [...actions],
@@ -24,7 +40,8 @@ export function incidentResponseRecords(actions: readonly ActionView[]): Inciden
     escalations: actions.filter((a) => a.kind === 'escalate').map((a) => ({
       action_id: a.id, event_id: a.event_id, party: a.target, source: a.source, reason: a.reason,
       status: a.status,
-      escalation_event_id: text(a.result?.event_id) ?? a.params.escalation_event_id ?? null, webhook_ids: texts(a.result?.webhook_ids), at: at(a),
+      escalation_event_id: text(a.result?.event_id) ?? a.params.escalation_event_id ?? null, webhook_ids: texts(a.result?.webhook_ids),
+      deliveries: { ...(deliveries.get(text(a.result?.event_id) ?? '') ?? { delivered: 0, pending: 0, failed: 0 }) }, at: at(a),
     })),
   };
 }

@@ -135,7 +135,7 @@ export type IncidentNotification = FromSchema<typeof incidentNotificationSchema>
 export const incidentEscalationSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['action_id', 'event_id', 'party', 'source', 'reason', 'status', 'escalation_event_id', 'webhook_ids', 'at'],
+  required: ['action_id', 'event_id', 'party', 'source', 'reason', 'status', 'escalation_event_id', 'webhook_ids', 'deliveries', 'at'],
   properties: {
     action_id: { type: 'string' },
     event_id: { type: 'string', description: 'The event it answers.' },
@@ -145,6 +145,13 @@ export const incidentEscalationSchema = {
     status: actionStatus,
     escalation_event_id: { ...nullableText, description: 'The incident_escalated event delivered to the party; null until done.' },
     webhook_ids: { type: 'array', items: { type: 'string' }, description: 'The party\'s webhooks the escalation was queued for delivery to (signed; their outcome in GET /v1/webhooks/{id}/deliveries); empty until done.' },
+    deliveries: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['delivered', 'pending', 'failed'],
+      properties: { delivered: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 }, failed: { type: 'integer', minimum: 0 } },
+      description: 'Our addition: how the deliveries of the escalation event to those webhooks stand now (pending includes those being retried; failed gave up). All 0 when the party has no webhook: nobody was told by webhook.',
+    },
     at: { ...time, description: 'When it was done (or muted); while pending, when it was planned.' },
   },
 } as const;

@@ -22,7 +22,9 @@ export interface TransactionFilter {
   /** Comparable form (comparable()): the id or its beginning. */
   containerPrefix?: string;
   plate?: string;
-  sort: 'created_at' | 'risk_score' | 'gate';
+  /** Comparable form: the beginning of the container id or of the plate. */
+  search?: string;
+  sort: 'created_at' | 'risk_score' | 'gate' | 'review';
   order: 'asc' | 'desc';
   page: number;
   perPage: number;
@@ -47,6 +49,8 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
   const plate = comparable(query.vehicle_plate);
   if (containerPrefix === '') problems.push({ path: '/container_id', message: 'must contain a letter or digit' });
   if (plate === '') problems.push({ path: '/vehicle_plate', message: 'must contain a letter or digit' });
+  const search = comparable(query.search);
+  if (search === '') problems.push({ path: '/search', message: 'must contain a letter or digit' });
   const filter: TransactionFilter = {
     start, end, sort: query.sort, order: query.order, page: query.page, perPage: query.per_page,
     ...(query.status === undefined ? {} : { status: query.status }),
@@ -54,6 +58,7 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
     ...(query.decision === undefined ? {} : { decision: query.decision }),
     ...(containerPrefix === undefined ? {} : { containerPrefix }),
     ...(plate === undefined ? {} : { plate }),
+    ...(search === undefined ? {} : { search }),
   };
   return { filter, problems };
 }
@@ -62,7 +67,7 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
 export function transactionQueryProblems(query: unknown, now: Date): FilterProblem[] {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const text = (name: string) => (typeof q[name] === 'string' ? (q[name] as string) : undefined);
-  const only = Object.fromEntries(['start_date', 'end_date', 'container_id', 'vehicle_plate'].map((k) => [k, text(k)]).filter(([, v]) => v !== undefined));
+  const only = Object.fromEntries(['start_date', 'end_date', 'container_id', 'vehicle_plate', 'search'].map((k) => [k, text(k)]).filter(([, v]) => v !== undefined));
   return transactionFilter({ sort: 'created_at', order: 'desc', page: 1, per_page: 1, ...only }, now).problems;
 }
 
@@ -81,17 +86,26 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   if (f.decision !== undefined) where.push(`status = ANY(${p(DECISION_STATUSES[f.decision] ?? [], 'text[]')})`);
   if (f.containerPrefix !== undefined) where.push(`container_key LIKE ${p(likePrefix(f.containerPrefix), 'text')}`);
   if (f.plate !== undefined) where.push(`plate_key = ${p(f.plate, 'text')}`);
+  // Both prefix ranges are index ranges (text_pattern_ops, migrations 0014 and 0029), OR-ed in a bitmap.
+  if (f.search !== undefined) {
+    const pattern = p(likePrefix(f.search), 'text');
+    where.push(`(container_key LIKE ${pattern} OR plate_key LIKE ${pattern})`);
+  }
   const conditions = where.join(' AND ');
   const count = `SELECT count(*)::bigint AS n FROM gate_transactions WHERE ${conditions}`;
   const countParams = [...params];
   const dir = f.order === 'asc' ? 'ASC' : 'DESC';
   // Ties are broken by time, then id, in the same direction, so pages never overlap.
-  const keys = f.sort === 'risk_score' ? ['risk_score', 'created_at', 'id'] : f.sort === 'gate' ? ['gate', 'created_at', 'id'] : ['created_at', 'id'];
-  const orderBy = keys.map((k) => `${k} ${dir}`).join(', ');
+  const keys = f.sort === 'risk_score' || f.sort === 'review' ? ['risk_score', 'created_at', 'id'] : f.sort === 'gate' ? ['gate', 'created_at', 'id'] : ['created_at', 'id'];
+  // review: what waits for an officer (flagged, held) before the rest, whichever the order; like the
+  // risk-score sort it sorts the window's matches.
+  const first = f.sort === 'review' ? [{ select: `(status IN ('flagged', 'held')) AS needs_review`, key: 'needs_review', dir: 'DESC' }] : [];
+  const sortKeys = [...first, ...keys.map((k) => ({ select: k, key: k, dir }))];
+  const orderBy = sortKeys.map((k) => `${k.key} ${k.dir}`).join(', ');
   // The page's ids (and sort keys) first, from the indexes alone where they can; then only its bodies.
-  const outer = keys.map((k) => `p.${k} ${dir}`).join(', ');
+  const outer = sortKeys.map((k) => `p.${k.key} ${k.dir}`).join(', ');
   const page = `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (
-     SELECT ${keys.join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}
+     SELECT ${sortKeys.map((k) => k.select).join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}
    ) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${outer}`;
   return { page, count, params: countParams, pageParams: params };
 }
