@@ -67,6 +67,33 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
 
   const subject = (i: Incident) => [i.zone, i.gate_id ? `gate ${i.gate_id}` : '', i.container_id, i.plate, i.mmsi ? `MMSI ${i.mmsi}` : ''].filter(Boolean).join(' · ');
 
+  const metaOf = (data: Detail) =>
+    `${data.severity} · ${data.status}${data.assigned_to ? ` · assigned to ${data.assigned_to}` : ' · unassigned'} · opened ${dateTime(data.opened_at, opts.timezone)} (${ago(data.opened_at)}) · ${data.event_count} event${data.event_count === 1 ? '' : 's'}`;
+
+  function timelineOf(data: Detail): HTMLElement {
+    const timeline = el('ol', undefined, 'timeline');
+    timeline.setAttribute('aria-label', 'What happened and what was done');
+    for (const e of incidentTimeline(data)) {
+      const li = el('li', undefined, `entry-${e.kind}${e.warn ? ' warn' : ''}${e.kind === 'event' ? ` severity-${e.tag}` : ''}`);
+      li.dataset.kind = e.kind;
+      const t = el('time', shortTime(e.at, opts.timezone));
+      t.setAttribute('datetime', e.at);
+      li.append(t, el('span', ` ${entryText(e)}`));
+      if (e.count > 1) li.title = `${e.count} times, the last at ${dateTime(e.lastAt, opts.timezone)}`;
+      timeline.append(li);
+    }
+    return timeline;
+  }
+
+  /** The open incident read again: its line and timeline replaced in place (a half-typed reason stays), or all of it when its status changed. */
+  async function update(id: string): Promise<void> {
+    const { data } = await opts.api.get<{ data: Detail }>(`/incidents/${id}`);
+    if (selected !== id || detail.hidden) return;
+    if (data.status !== detail.dataset.status) return open(id);
+    (detail.querySelector('.incident-meta') as HTMLElement).textContent = metaOf(data);
+    detail.querySelector('.timeline')?.replaceWith(timelineOf(data));
+  }
+
   async function open(id: string): Promise<void> {
     const first = selected !== id;
     selected = id;
@@ -93,23 +120,13 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
     const head = el('div', undefined, 'detail-head');
     head.append(el('h3', data.title), close);
     detail.append(head);
-    detail.append(el('p', `${data.severity} · ${data.status}${data.assigned_to ? ` · assigned to ${data.assigned_to}` : ' · unassigned'} · opened ${dateTime(data.opened_at, opts.timezone)} (${ago(data.opened_at)}) · ${data.event_count} event${data.event_count === 1 ? '' : 's'}`, 'meta incident-meta'));
+    detail.append(el('p', metaOf(data), 'meta incident-meta'));
     const about = subject(data);
     if (about) detail.append(el('p', about, 'meta'));
     if (data.resolution_reason) detail.append(el('p', `Resolved: ${data.resolution_reason}`));
     if (opts.canWrite && data.status !== 'resolved') detail.append(forms(data));
 
-    const timeline = el('ol', undefined, 'timeline');
-    timeline.setAttribute('aria-label', 'What happened and what was done');
-    for (const e of incidentTimeline(data)) {
-      const li = el('li', undefined, `entry-${e.kind}${e.warn ? ' warn' : ''}${e.kind === 'event' ? ` severity-${e.tag}` : ''}`);
-      li.dataset.kind = e.kind;
-      const t = el('time', shortTime(e.at, opts.timezone));
-      t.setAttribute('datetime', e.at);
-      li.append(t, el('span', ` ${entryText(e)}`));
-      if (e.count > 1) li.title = `${e.count} times, the last at ${dateTime(e.lastAt, opts.timezone)}`;
-      timeline.append(li);
-    }
+    const timeline = timelineOf(data);
     detail.append(el('h4', 'Timeline'), timeline);
     if (opts.missions) {
       const missions = document.createElement('section');
@@ -144,8 +161,8 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
       for (const p of fieldErrors) p.hidden = true;
       try {
         await opts.api.send('PATCH', `/incidents/${data.id}`, body);
-        await panel.refresh();
         await open(data.id);
+        await panel.refresh();
       } catch (err) {
         const plain = plainErrors(err, PATCH_RULES, 'The change could not be sent; try again.');
         for (const p of fieldErrors) {
@@ -202,10 +219,8 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
       list.replaceChildren(...items.map(row));
       if (items.length === 0) list.append(el('li', 'No incidents waiting.', 'meta'));
       root.dataset.incidents = String(items.length);
-      if (selected && !detail.hidden && !items.some((i) => i.id === selected) && !showResolved.checked) {
-        // Resolved meanwhile (here or elsewhere): its detail stays, read again.
-        await open(selected).catch(() => undefined);
-      }
+      // The open incident follows what happens to it (resolved meanwhile, here or elsewhere, it stays, read again).
+      if (selected && !detail.hidden) await update(selected).catch(() => undefined);
     },
   };
   return panel;

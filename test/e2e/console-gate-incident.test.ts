@@ -204,6 +204,14 @@ describe('gate review and the incident view in Chromium (issue 34)', () => {
     await expect.poll(() => pane.getAttribute('data-status')).toBe('acknowledged');
     await expect.poll(async () => (await timeline.locator('li').allTextContents()).some((l) => l.endsWith(`acknowledged by ${USER}`))).toBe(true);
 
+    // Assigned by someone else meanwhile: the open pane follows (at its next refresh), the half-typed reason kept.
+    await pane.getByLabel('Resolution reason').fill('Tanker');
+    expect((await api(`/incidents/${incidentId}`, { method: 'PATCH', json: { assigned_to: 'harbour.master' } })).status).toBe(200);
+    await expect.poll(async () => (await timeline.locator('li').allTextContents()).some((l) => l.includes('assigned to harbour.master by ')), { timeout: 30_000 }).toBe(true);
+    expect(await pane.locator('.incident-meta').textContent()).toContain('assigned to harbour.master');
+    expect(await pane.getByLabel('Resolution reason').inputValue()).toBe('Tanker');
+    await pane.getByLabel('Resolution reason').fill('');
+
     // Resolving without a reason: the plain sentence beside the reason box, not the validator's text.
     await pane.getByRole('button', { name: 'Resolve' }).click();
     const reasonError = pane.locator('[data-error=resolution_reason]');
