@@ -96,17 +96,24 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   const countParams = [...params];
   const dir = f.order === 'asc' ? 'ASC' : 'DESC';
   // Ties are broken by time, then id, in the same direction, so pages never overlap.
-  const keys = f.sort === 'risk_score' || f.sort === 'review' ? ['risk_score', 'created_at', 'id'] : f.sort === 'gate' ? ['gate', 'created_at', 'id'] : ['created_at', 'id'];
-  // review: what waits for an officer (flagged, held) before the rest, whichever the order; like the
-  // risk-score sort it sorts the window's matches.
-  const first = f.sort === 'review' ? [{ select: `(status IN ('flagged', 'held')) AS needs_review`, key: 'needs_review', dir: 'DESC' }] : [];
-  const sortKeys = [...first, ...keys.map((k) => ({ select: k, key: k, dir }))];
-  const orderBy = sortKeys.map((k) => `${k.key} ${k.dir}`).join(', ');
+  const keys = f.sort === 'risk_score' ? ['risk_score', 'created_at', 'id'] : f.sort === 'gate' ? ['gate', 'created_at', 'id'] : ['created_at', 'id'];
+  const orderBy = keys.map((k) => `${k} ${dir}`).join(', ');
   // The page's ids (and sort keys) first, from the indexes alone where they can; then only its bodies.
-  const outer = sortKeys.map((k) => `p.${k.key} ${k.dir}`).join(', ');
-  const page = `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (
-     SELECT ${sortKeys.map((k) => k.select).join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}
-   ) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${outer}`;
+  const outer = keys.map((k) => `p.${k} ${dir}`).join(', ');
+  const bodies = (ids: string, order: string) => `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (${ids}) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${order}`;
+  if (f.sort === 'review') {
+    // What waits for an officer (flagged, held) before the rest, whichever the order, each part by risk
+    // score. Sorting the window by that expression read every row of it (330 ms for 7 days of 230,000 at
+    // load 20); two ordered branches, each cut at the page's end, walk the partial review index (migration
+    // 0029) and the risk-score index from the top instead (about 1 ms).
+    const review = `risk_score ${dir}, created_at ${dir}, id ${dir}`;
+    const end = p(f.page * f.perPage, 'bigint');
+    const branch = (waiting: boolean) =>
+      `(SELECT ${waiting} AS needs_review, risk_score, created_at, id FROM gate_transactions WHERE ${conditions} AND status ${waiting ? 'IN' : 'NOT IN'} ('flagged', 'held') ORDER BY ${review} LIMIT ${end})`;
+    const ids = `SELECT * FROM (${branch(true)} UNION ALL ${branch(false)}) AS u ORDER BY needs_review DESC, ${review} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}`;
+    return { page: bodies(ids, `p.needs_review DESC, p.risk_score ${dir}, p.created_at ${dir}, p.id ${dir}`), count, params: countParams, pageParams: params };
+  }
+  const page = bodies(`SELECT ${keys.join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}`, outer);
   return { page, count, params: countParams, pageParams: params };
 }
 

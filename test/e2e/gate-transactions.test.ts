@@ -241,6 +241,14 @@ describe('gate transactions end to end', () => {
     const waitingCount = mine.filter((c) => c.status === 'flagged' || c.status === 'held').length;
     expect(review.map((t) => t.waiting)).toEqual(review.map((_, i) => i < waitingCount));
     for (const part of [review.slice(0, waitingCount), review.slice(waitingCount)]) expect(part.map((t) => t.risk)).toEqual(part.map((t) => t.risk).sort((a, b) => b - a));
+    // ... and its pages, of 5, are that order cut in pieces (each branch cut at the page's end), the total counted.
+    const reviewIds = (await list('sort=review&per_page=200')).data.map((t) => t.id);
+    const reviewPages = await Promise.all([1, 2, 3].map((n) => list(`sort=review&per_page=5&page=${n}`)));
+    expect(reviewPages.flatMap((r) => r.data.map((t) => t.id))).toEqual(reviewIds.slice(0, 15));
+    expect(reviewPages[2]!.pagination).toMatchObject({ page: 3, total_items: mine.length });
+    const reviewAsc = (await list('sort=review&order=asc&per_page=200')).data.map((t) => ({ waiting: ['flagged', 'held'].includes(t.status as string), risk: t.risk_score as number }));
+    expect(reviewAsc.map((t) => t.waiting)).toEqual(reviewAsc.map((_, i) => i < waitingCount));
+    expect(reviewAsc.slice(0, waitingCount).map((t) => t.risk)).toEqual(review.slice(0, waitingCount).map((t) => t.risk).reverse());
     const createdAsc = (await list('order=asc&per_page=200')).data.map((t) => t.created_at as string);
     expect(createdAsc).toEqual([...createdAsc].sort());
 
