@@ -4,6 +4,13 @@
 import type { IncidentEscalation, IncidentNotification, ResponseAction } from '../schemas/incident.ts';
 import type { ActionView } from './action-log.ts';
 
+/** How far an escalation's deliveries to the party's webhooks got (delivery/webhooks/delivery-counts.ts). */
+export interface EscalationDeliveries {
+  delivered: number;
+  pending: number;
+  failed: number;
+}
+
 export interface IncidentResponseRecords {
   actions: ResponseAction[];
   notifications: IncidentNotification[];
@@ -14,7 +21,16 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);
 
-export function incidentResponseRecords(actions: readonly ActionView[]): IncidentResponseRecords {
+/** The escalation event each done escalation was delivered as, with the party's webhooks: what deliveries to count. */
+export function escalationDeliveryPairs(actions: readonly ActionView[]): { webhookId: string; eventId: string }[] {
+  return actions.filter((a) => a.kind === 'escalate').flatMap((a) => {
+    const eventId = text(a.result?.event_id);
+    return eventId === undefined ? [] : texts(a.result?.webhook_ids).map((webhookId) => ({ webhookId, eventId }));
+  });
+}
+
+/** `deliveries`: by escalation event id; an escalation not done yet, or with no webhook, counts none. */
+export function incidentResponseRecords(actions: readonly ActionView[], deliveries: ReadonlyMap<string, EscalationDeliveries> = new Map()): IncidentResponseRecords {
   const at = (a: ActionView) => a.done_at ?? a.created_at;
   return {
     actions: [...actions],
@@ -26,7 +42,8 @@ export function incidentResponseRecords(actions: readonly ActionView[]): Inciden
       action_id: a.id, event_id: a.event_id, party: a.target, source: a.source, reason: a.reason,
       status: a.status,
       escalation_event_id: text(a.result?.event_id) ?? a.params.escalation_event_id ?? null, webhook_ids: texts(a.result?.webhook_ids),
-      deliveries: a.status === 'done' ? count(a.result?.deliveries) : null, at: at(a),
+      receivers: a.status === 'done' ? count(a.result?.deliveries) : null,
+      deliveries: { ...(deliveries.get(text(a.result?.event_id) ?? '') ?? { delivered: 0, pending: 0, failed: 0 }) }, at: at(a),
     })),
   };
 }

@@ -10,7 +10,7 @@ export const OVERRIDE_DECISIONS = ['approved', 'rejected'] as const;
 export type OverrideDecision = (typeof OVERRIDE_DECISIONS)[number];
 export const GATE_ACTIONS = ['open', 'hold', 'lock'] as const;
 export type GateAction = (typeof GATE_ACTIONS)[number];
-export const TRANSACTION_SORTS = ['created_at', 'risk_score', 'gate'] as const;
+export const TRANSACTION_SORTS = ['created_at', 'risk_score', 'gate', 'review'] as const;
 
 const str = { type: 'string' } as const;
 const num = { type: 'number' } as const;
@@ -34,10 +34,11 @@ const anomaly = (detail: boolean) =>
 export const transactionListItemSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'gate', 'status', 'decision', 'created_at', 'completed_at', 'vehicle', 'container', 'inspection', 'risk_score', 'processing_time_ms', 'operator'],
+  required: ['id', 'gate', 'lane', 'status', 'decision', 'created_at', 'completed_at', 'vehicle', 'container', 'inspection', 'risk_score', 'processing_time_ms', 'operator'],
   properties: {
     id: str,
     gate: str,
+    lane: { type: 'string', description: 'The lane whose sensors read the truck (our addition: the spec\'s transaction has no lane; its reading does).' },
     status: { type: 'string', enum: TRANSACTION_STATUSES },
     decision: str,
     created_at: ts,
@@ -119,7 +120,8 @@ export const transactionListQuerySchema = {
     container_id: { type: 'string', minLength: 1, maxLength: 128, description: 'Exact id or its beginning (prefix); case, spaces and dashes ignored.' },
     vehicle_plate: { type: 'string', minLength: 1, maxLength: 200, description: 'Exact plate; case, spaces and dashes ignored.' },
     decision: { type: 'string', enum: AUTOMATED_DECISIONS, description: 'The automated decision; after an override the decision is approved or rejected and matches none of these.' },
-    sort: { type: 'string', enum: TRANSACTION_SORTS, default: 'created_at' },
+    search: { type: 'string', minLength: 1, maxLength: 128, description: 'Our addition: the beginning of the container id or of the plate (either matches); case, spaces, dots and dashes ignored.' },
+    sort: { type: 'string', enum: TRANSACTION_SORTS, default: 'created_at', description: 'review (our addition): flagged and held first, then by risk_score in the order asked.' },
     order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
     ...pageQueryProperties,
   },

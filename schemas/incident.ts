@@ -145,7 +145,14 @@ export const incidentEscalationSchema = {
     status: actionStatus,
     escalation_event_id: { ...nullableText, description: 'The incident_escalated event delivered to the party; null until done.' },
     webhook_ids: { type: 'array', items: { type: 'string' }, description: 'The party\'s receivers (its active webhooks) the escalation was queued for delivery to (signed; their outcome in GET /v1/webhooks/{id}/deliveries); empty until done.' },
-    deliveries: { type: ['integer', 'null'], minimum: 0, description: 'Once done: how many deliveries of the escalation were queued to the party\'s receivers. 0: the party had no receiver and nobody was told (GET /v1/system/health names it: escalation_party:<id> degraded). null while not done (pending, failed, muted, given up).' },
+    receivers: { type: ['integer', 'null'], minimum: 0, description: 'Once done: how many of the party\'s receivers the escalation was queued to. 0: the party had no receiver and nobody was told (GET /v1/system/health names it: escalation_party:<id> degraded). null while not done (pending, failed, muted, given up).' },
+    deliveries: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['delivered', 'pending', 'failed'],
+      properties: { delivered: { type: 'integer', minimum: 0 }, pending: { type: 'integer', minimum: 0 }, failed: { type: 'integer', minimum: 0 } },
+      description: 'Our addition: how the deliveries of the escalation event to those webhooks stand now (pending includes those being retried; failed gave up). All 0 when the party has no webhook: nobody was told by webhook.',
+    },
     at: { ...time, description: 'When it was done (or muted); while pending, when it was planned.' },
   },
 } as const;

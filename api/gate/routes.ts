@@ -50,8 +50,9 @@ export const gateRoutes: RouteDef[] = [
     tag: 'Gate',
     summary: 'List gate transactions',
     description:
-      'Filters combine with AND; the window (created_at) defaults to the 24 hours before end_date (default now). container_id matches the id or its beginning, vehicle_plate the whole plate; both ignore case, spaces and dashes. ' +
-      'Sorted by created_at, risk_score or gate (ties by created_at, then id, in the same direction), newest first unless order=asc. per_page above 200 is refused (422).',
+      'Filters combine with AND; the window (created_at) defaults to the 24 hours before end_date (default now). container_id matches the id or its beginning, vehicle_plate the whole plate, search (our addition) the beginning of either; all ignore case, spaces and dashes. ' +
+      'Sorted by created_at, risk_score or gate (ties by created_at, then id, in the same direction), newest first unless order=asc; review (our addition) puts flagged and held first, then sorts by risk_score. per_page above 200 is refused (422). ' +
+      'Each item carries the reading\'s lane (our addition).',
     query: transactionListQuerySchema,
     check: ({ query }) => transactionQueryProblems(query, new Date()).map((p) => ({ location: 'query' as const, ...p })),
     responses: { 200: { description: 'One page of transactions (list fields)', schema: listOf(transactionListItemSchema) } },
@@ -67,7 +68,7 @@ export const gateRoutes: RouteDef[] = [
     scopes: ['transactions:read'],
     tag: 'Gate',
     summary: 'Read one gate transaction in full detail',
-    description: 'Adds the detail-only fields: image URLs, driver and appointment, weights, damage regions, anomaly confidences, images, risk factors and the audit trail.',
+    description: 'Adds the detail-only fields: image URLs, driver and appointment, weights, damage regions, anomaly confidences, images, risk factors and the audit trail (and, like the list, the lane).',
     params: idParams,
     responses: { 200: { description: 'The transaction', schema: dataOf(transactionDetailSchema) } },
     handler: async ({ ctx, params, res }) => {

@@ -9,7 +9,8 @@ import { changeIncident, merge } from '../../incidents/store.ts';
 import { AppError } from '../../platform/errors.ts';
 import { inTransaction } from '../../platform/postgres.ts';
 import { listActions } from '../../response/action-log.ts';
-import { incidentResponseRecords } from '../../response/incident-records.ts';
+import { escalationDeliveryPairs, incidentResponseRecords } from '../../response/incident-records.ts';
+import { deliveryCounts } from '../../delivery/webhooks/delivery-counts.ts';
 import { dataOf, listOf } from '../../schemas/common.ts';
 import { incidentDetailSchema, incidentListQuerySchema, incidentMergeSchema, incidentPatchSchema, incidentSchema } from '../../schemas/incident.ts';
 import { operatorOf } from '../events/routes.ts';
@@ -52,14 +53,15 @@ export const incidentRoutes: RouteDef[] = [
     path: '/incidents/:incident_id',
     scopes: ['events:read'],
     summary: 'Read an incident with its events, timeline and response',
-    description: 'actions: every action the response loop planned for it; notifications and escalations: its notify and escalate actions as operators read them (docs/response.md "Responding to alerts").',
+    description: 'actions: every action the response loop planned for it; notifications and escalations: its notify and escalate actions as operators read them, each escalation with how its deliveries stand (docs/response.md "Responding to alerts").',
     tag: 'Incidents',
     params: incidentIdParams,
     responses: { 200: { description: 'The incident', schema: dataOf(incidentDetailSchema) } },
     handler: async ({ ctx, params, res }) => {
       const incident = await readIncidentDetail(ctx.pool, params.incident_id);
       if (!incident) throw new AppError('not_found', `Incident ${params.incident_id} does not exist`);
-      sendData(res, 200, { ...incident, ...incidentResponseRecords(await listActions(ctx.pool, { incidentId: incident.id })) });
+      const actions = await listActions(ctx.pool, { incidentId: incident.id });
+      sendData(res, 200, { ...incident, ...incidentResponseRecords(actions, await deliveryCounts(ctx.pool, escalationDeliveryPairs(actions))) });
     },
   }),
   defineRoute({

@@ -22,7 +22,9 @@ export interface TransactionFilter {
   /** Comparable form (comparable()): the id or its beginning. */
   containerPrefix?: string;
   plate?: string;
-  sort: 'created_at' | 'risk_score' | 'gate';
+  /** Comparable form: the beginning of the container id or of the plate. */
+  search?: string;
+  sort: 'created_at' | 'risk_score' | 'gate' | 'review';
   order: 'asc' | 'desc';
   page: number;
   perPage: number;
@@ -47,6 +49,8 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
   const plate = comparable(query.vehicle_plate);
   if (containerPrefix === '') problems.push({ path: '/container_id', message: 'must contain a letter or digit' });
   if (plate === '') problems.push({ path: '/vehicle_plate', message: 'must contain a letter or digit' });
+  const search = comparable(query.search);
+  if (search === '') problems.push({ path: '/search', message: 'must contain a letter or digit' });
   const filter: TransactionFilter = {
     start, end, sort: query.sort, order: query.order, page: query.page, perPage: query.per_page,
     ...(query.status === undefined ? {} : { status: query.status }),
@@ -54,6 +58,7 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
     ...(query.decision === undefined ? {} : { decision: query.decision }),
     ...(containerPrefix === undefined ? {} : { containerPrefix }),
     ...(plate === undefined ? {} : { plate }),
+    ...(search === undefined ? {} : { search }),
   };
   return { filter, problems };
 }
@@ -62,7 +67,7 @@ export function transactionFilter(query: TransactionListQuery, now: Date): { fil
 export function transactionQueryProblems(query: unknown, now: Date): FilterProblem[] {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const text = (name: string) => (typeof q[name] === 'string' ? (q[name] as string) : undefined);
-  const only = Object.fromEntries(['start_date', 'end_date', 'container_id', 'vehicle_plate'].map((k) => [k, text(k)]).filter(([, v]) => v !== undefined));
+  const only = Object.fromEntries(['start_date', 'end_date', 'container_id', 'vehicle_plate', 'search'].map((k) => [k, text(k)]).filter(([, v]) => v !== undefined));
   return transactionFilter({ sort: 'created_at', order: 'desc', page: 1, per_page: 1, ...only }, now).problems;
 }
 
@@ -81,6 +86,11 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   if (f.decision !== undefined) where.push(`status = ANY(${p(DECISION_STATUSES[f.decision] ?? [], 'text[]')})`);
   if (f.containerPrefix !== undefined) where.push(`container_key LIKE ${p(likePrefix(f.containerPrefix), 'text')}`);
   if (f.plate !== undefined) where.push(`plate_key = ${p(f.plate, 'text')}`);
+  // Both prefix ranges are index ranges (text_pattern_ops, migrations 0014 and 0029), OR-ed in a bitmap.
+  if (f.search !== undefined) {
+    const pattern = p(likePrefix(f.search), 'text');
+    where.push(`(container_key LIKE ${pattern} OR plate_key LIKE ${pattern})`);
+  }
   const conditions = where.join(' AND ');
   const count = `SELECT count(*)::bigint AS n FROM gate_transactions WHERE ${conditions}`;
   const countParams = [...params];
@@ -90,9 +100,20 @@ export function transactionListSql(f: TransactionFilter): { page: string; count:
   const orderBy = keys.map((k) => `${k} ${dir}`).join(', ');
   // The page's ids (and sort keys) first, from the indexes alone where they can; then only its bodies.
   const outer = keys.map((k) => `p.${k} ${dir}`).join(', ');
-  const page = `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (
-     SELECT ${keys.join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}
-   ) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${outer}`;
+  const bodies = (ids: string, order: string) => `SELECT t.body, t.status, t.decision, t.completed_at, t.operator FROM (${ids}) AS p JOIN gate_transactions AS t ON t.id = p.id ORDER BY ${order}`;
+  if (f.sort === 'review') {
+    // What waits for an officer (flagged, held) before the rest, whichever the order, each part by risk
+    // score. Sorting the window by that expression read every row of it (330 ms for 7 days of 230,000 at
+    // load 20); two ordered branches, each cut at the page's end, walk the partial review index (migration
+    // 0029) and the risk-score index from the top instead (about 1 ms).
+    const review = `risk_score ${dir}, created_at ${dir}, id ${dir}`;
+    const end = p(f.page * f.perPage, 'bigint');
+    const branch = (waiting: boolean) =>
+      `(SELECT ${waiting} AS needs_review, risk_score, created_at, id FROM gate_transactions WHERE ${conditions} AND status ${waiting ? 'IN' : 'NOT IN'} ('flagged', 'held') ORDER BY ${review} LIMIT ${end})`;
+    const ids = `SELECT * FROM (${branch(true)} UNION ALL ${branch(false)}) AS u ORDER BY needs_review DESC, ${review} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}`;
+    return { page: bodies(ids, `p.needs_review DESC, p.risk_score ${dir}, p.created_at ${dir}, p.id ${dir}`), count, params: countParams, pageParams: params };
+  }
+  const page = bodies(`SELECT ${keys.join(', ')} FROM gate_transactions WHERE ${conditions} ORDER BY ${orderBy} LIMIT ${p(f.perPage, 'int')} OFFSET ${p((f.page - 1) * f.perPage, 'bigint')}`, outer);
   return { page, count, params: countParams, pageParams: params };
 }
 

@@ -35,7 +35,7 @@ export interface NewTransaction {
 }
 
 /** The detail view without status, decision, completed_at, operator and audit_trail (columns and the audit table). */
-export type StoredBody = Omit<TransactionDetail, 'status' | 'decision' | 'completed_at' | 'operator' | 'audit_trail'> & { lane: string; reading_id: string };
+export type StoredBody = Omit<TransactionDetail, 'status' | 'decision' | 'completed_at' | 'operator' | 'audit_trail'> & { reading_id: string };
 
 export interface DecideOptions {
   risk: RiskRules;
@@ -107,9 +107,9 @@ export interface AuditEntryView {
   rule?: string;
 }
 
-/** The detail view: the stored body with the current state and the audit trail. */
+/** The detail view: the stored body with the current state and the audit trail (lane is our addition, reading_id stays inside). */
 export function detailView(body: StoredBody, state: TransactionState, audit: AuditEntryView[]): TransactionDetail {
-  const { lane: _lane, reading_id: _readingId, ...rest } = body;
+  const { reading_id: _readingId, ...rest } = body;
   return { ...rest, status: state.status as TransactionDetail['status'], decision: state.decision, completed_at: state.completed_at, operator: state.operator, audit_trail: audit };
 }
 
@@ -133,6 +133,7 @@ export function listView(body: StoredBody, state: TransactionState): Transaction
   return {
     id: body.id,
     gate: body.gate,
+    lane: body.lane,
     status: state.status as TransactionListItem['status'],
     decision: state.decision,
     created_at: body.created_at,

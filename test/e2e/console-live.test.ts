@@ -123,9 +123,9 @@ describe('the operator console in Chromium', () => {
     await page.locator('.incident h3', { hasText: `Fence cut ${RUN}` }).waitFor();
     await page.getByRole('button', { name: 'Acknowledge' }).click();
     await expect.poll(() => page.locator('.incident').getAttribute('data-status')).toBe('acknowledged');
-    // Resolving without a reason: the API's 422 is shown next to the form, in its words.
+    // Resolving without a reason: the API's 422 said plainly beside the reason box (issue 34).
     await page.getByRole('button', { name: 'Resolve' }).click();
-    await expect.poll(() => page.locator('.incident-actions .error').textContent()).toMatch(/resolution_reason/);
+    await expect.poll(() => page.locator('.incident-actions [data-error=resolution_reason]').textContent()).toBe('A reason is required to resolve.');
     await screenshot(page, '7-incident-refused');
     await page.getByLabel('Resolution reason').fill('Fox in the fence; repaired');
     await page.getByRole('button', { name: 'Resolve' }).click();
@@ -147,6 +147,8 @@ describe('the operator console in Chromium', () => {
     await expect.poll(async () => (await listed())[0]?.status, { timeout: 30_000 }).toBe('flagged');
     const id = (await listed())[0]!.id;
     await page.getByRole('tab', { name: 'Gate' }).click();
+    // The review queue is paged (issue 34): the operator searches for the truck's plate.
+    await page.getByLabel('Container or plate').fill(plate);
     const row = page.locator(`#gate li[data-id="${id}"] button`);
     await expect.poll(async () => {
       await page.getByRole('tab', { name: 'Incidents' }).click();
@@ -156,10 +158,10 @@ describe('the operator console in Chromium', () => {
     await row.click();
     await page.locator('.transaction[data-status="flagged"]').waitFor();
     expect(await page.locator('.transaction a[href^="https://cams.example/"]').count()).toBeGreaterThanOrEqual(4);
-    expect(await page.locator('.transaction').textContent()).toContain('container_check_digit');
+    expect(await page.locator('.transaction li[data-factor=container_check_digit]').textContent()).toContain('CSQU3054384 fails its ISO 6346 check digit');
     await page.getByLabel('Reason (at least 10 characters)').fill('too short');
     await page.getByRole('button', { name: 'Override' }).click();
-    await expect.poll(() => page.locator('.override .error').textContent()).toMatch(/reason/);
+    await expect.poll(() => page.locator('.override [data-error=reason]').textContent()).toBe('The reason must be at least 10 characters long.');
     await screenshot(page, '9-override-refused');
     await page.getByLabel('Reason (at least 10 characters)').fill('Checked the seal and papers at the lane');
     await page.getByRole('button', { name: 'Override' }).click();

@@ -187,7 +187,9 @@ describe('gate transactions end to end', () => {
     const created = all.data.map((t) => t.created_at as string);
     expect(created).toEqual([...created].sort().reverse());
     for (const item of all.data) {
-      expect(Object.keys(item).sort()).toEqual(['completed_at', 'container', 'created_at', 'decision', 'gate', 'id', 'inspection', 'operator', 'processing_time_ms', 'risk_score', 'status', 'vehicle']);
+      // The spec's list fields, and the reading's lane (our addition).
+      expect(Object.keys(item).sort()).toEqual(['completed_at', 'container', 'created_at', 'decision', 'gate', 'id', 'inspection', 'lane', 'operator', 'processing_time_ms', 'risk_score', 'status', 'vehicle']);
+      expect(item.lane).toBe(readings.get(mine.find((c) => txOf(c.name) === item.id)!.name)!.lane);
       expect(item.vehicle).not.toHaveProperty('driver_id');
       expect(item.vehicle).not.toHaveProperty('appointment_id');
       expect(item.vehicle).not.toHaveProperty('plate_image_url');
@@ -220,6 +222,11 @@ describe('gate transactions end to end', () => {
     const plate = readings.get('held2')!.vehicle!.plate!;
     expect((await list(`vehicle_plate=${encodeURIComponent(plate.toLowerCase().replace(' ', ''))}`)).data.map((t) => t.id)).toEqual([txOf('held2')]);
     expect((await list(`vehicle_plate=${encodeURIComponent(plate.slice(0, -1))}`)).data).toEqual([]);
+    // search (our addition): the beginning of the container id or of the plate, either one.
+    expect((await list(`search=${cid.slice(0, 4).toLowerCase()}-${cid.slice(4, 8)}`)).pagination.total_items).toBe(all.data.filter((t) => (t.container.id as string).startsWith(cid.slice(0, 8))).length);
+    expect((await list(`search=${encodeURIComponent(`e2e-${RUN}`)}`)).pagination.total_items).toBe(mine.length);
+    expect((await list(`search=${encodeURIComponent(plate.toLowerCase())}`)).data.map((t) => t.id)).toEqual([txOf('held2')]);
+    expect((await list('search=QQQQ9')).data).toEqual([]);
 
     // Sorts.
     const byRisk = (await list('sort=risk_score&per_page=200')).data.map((t) => t.risk_score as number);
@@ -229,6 +236,19 @@ describe('gate transactions end to end', () => {
     expect(byRiskAsc).toEqual([...byRisk].reverse());
     const byGate = (await call(url(`/transactions?sort=gate&order=asc&per_page=200&container_id=TSTU`), reader)).json.data.map((t: { gate: string }) => t.gate);
     expect(byGate).toEqual([...byGate].sort());
+    // review (our addition): flagged and held first, each part by risk score.
+    const review = (await list('sort=review&per_page=200')).data.map((t) => ({ waiting: ['flagged', 'held'].includes(t.status as string), risk: t.risk_score as number }));
+    const waitingCount = mine.filter((c) => c.status === 'flagged' || c.status === 'held').length;
+    expect(review.map((t) => t.waiting)).toEqual(review.map((_, i) => i < waitingCount));
+    for (const part of [review.slice(0, waitingCount), review.slice(waitingCount)]) expect(part.map((t) => t.risk)).toEqual(part.map((t) => t.risk).sort((a, b) => b - a));
+    // ... and its pages, of 5, are that order cut in pieces (each branch cut at the page's end), the total counted.
+    const reviewIds = (await list('sort=review&per_page=200')).data.map((t) => t.id);
+    const reviewPages = await Promise.all([1, 2, 3].map((n) => list(`sort=review&per_page=5&page=${n}`)));
+    expect(reviewPages.flatMap((r) => r.data.map((t) => t.id))).toEqual(reviewIds.slice(0, 15));
+    expect(reviewPages[2]!.pagination).toMatchObject({ page: 3, total_items: mine.length });
+    const reviewAsc = (await list('sort=review&order=asc&per_page=200')).data.map((t) => ({ waiting: ['flagged', 'held'].includes(t.status as string), risk: t.risk_score as number }));
+    expect(reviewAsc.map((t) => t.waiting)).toEqual(reviewAsc.map((_, i) => i < waitingCount));
+    expect(reviewAsc.slice(0, waitingCount).map((t) => t.risk)).toEqual(review.slice(0, waitingCount).map((t) => t.risk).reverse());
     const createdAsc = (await list('order=asc&per_page=200')).data.map((t) => t.created_at as string);
     expect(createdAsc).toEqual([...createdAsc].sort());
 
@@ -251,6 +271,7 @@ describe('gate transactions end to end', () => {
     expectErrorBody(await call(url('/transactions?per_page=201'), reader), 422, 'validation_error');
     expectErrorBody(await call(url('/transactions?status=pending'), reader), 422, 'validation_error');
     expectErrorBody(await call(url('/transactions?sort=plate'), reader), 422, 'validation_error');
+    expectErrorBody(await call(url('/transactions?search=%20-.'), reader), 422, 'validation_error');
     expectErrorBody(await call(url('/transactions?start_date=yesterday'), reader), 422, 'validation_error');
     expectErrorBody(await call(url('/transactions?start_date=2026-01-02&end_date=2026-01-01'), reader), 422, 'validation_error');
     expectErrorBody(await call(url('/transactions'), ingester), 403, 'forbidden');

@@ -190,6 +190,8 @@ describe('transaction views', () => {
     expect(detail.inspection.images).toHaveLength(1);
     expect(detail.inspection.anomalies[0].confidence).toBe(0.7);
     expect(detail.risk_factors).toHaveLength(Object.keys(FACTOR_WEIGHTS).length);
-    expect(detail).not.toHaveProperty('lane');
+    expect(detail).not.toHaveProperty('reading_id');
+    expect(detail.lane).toBe(list.lane);
+    expect(list.lane).toBe(tx.lane);
   });
 });
