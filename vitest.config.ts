@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 // project they run one file at a time. infra/test.sh runs the e2e project in a vitest process of its own
 // beside the others (one process runs sequential files one after another, whatever their project): the
 // suite takes about the longer of the two lanes. The three-broker failover test (its own cluster) runs in
-// the integration lane, which balances the lanes.
-const FAILOVER = 'test/e2e/kafka-failover.test.ts';
+// the integration lane, which balances the lanes; so does the quorum-loss test (the same cluster).
+const CLUSTER = ['test/e2e/kafka-failover.test.ts', 'test/e2e/kafka-quorum-loss.test.ts'];
 const lane = (name: string, include: string[], exclude: string[] = []) => ({
   test: {
     name,
@@ -30,8 +30,8 @@ export default defineConfig({
       {
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
       },
-      lane('integration', ['test/integration/**/*.test.ts', FAILOVER]),
-      lane('e2e', ['test/e2e/**/*.test.ts'], [FAILOVER]),
+      lane('integration', ['test/integration/**/*.test.ts', ...CLUSTER]),
+      lane('e2e', ['test/e2e/**/*.test.ts'], CLUSTER),
     ],
   },
 });

@@ -355,10 +355,12 @@ export class KafkaConsumer {
     try {
       const topics = [...this.#owned].filter(([, partitions]) => partitions.size > 0).map(([topic, partitions]) => ({ topic, partitions: [...partitions] }));
       if (topics.length === 0) return;
-      const [ends, committed] = await Promise.all([
+      // Bounded: the check must never become the stall it looks for (issue 33: a listOffsets retried for
+      // ever at a broker that no longer led its partitions held the loop here, silently).
+      const [ends, committed] = await withDeadline(Promise.all([
         this.#consumer.listOffsets({ topics: topics.map((t) => t.topic), timestamp: -1n }),
         this.#consumer.listCommittedOffsets({ topics }),
-      ]);
+      ]), COMMIT_DEADLINE_MS);
       const readings: PartitionReading[] = topics.flatMap(({ topic, partitions }) =>
         partitions.map((partition) => {
           const read = this.#positions.get(readingKey({ topic, partition }))?.next;
