@@ -3,8 +3,13 @@
 // passes is left running and named, so a shutdown that runs out of time says what it was waiting for
 // instead of going quiet until the process is killed.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunningRole } from './context.ts';
 import type { Logger } from './log.ts';
+
+/** What stopInTurn stops: a role (RunningRole in context.ts, which names PendingStops in its signature). */
+interface Stoppable {
+  name: string;
+  stop(deadline?: number, pending?: PendingStops): Promise<void>;
+}
 
 /** What a shutdown is still waiting for: each stop, by name, since it began. */
 export class PendingStops {
@@ -35,7 +40,7 @@ export class PendingStops {
  * stopped are asked to stop without being waited for. Resolves with the names of the stops still pending
  * at the deadline (empty when everything stopped), which it has logged.
  */
-export async function stopInTurn(roles: readonly RunningRole[], log: Logger, deadline: number, pending = new PendingStops()): Promise<string[]> {
+export async function stopInTurn(roles: readonly Stoppable[], log: Logger, deadline: number, pending = new PendingStops()): Promise<string[]> {
   for (const role of [...roles].reverse()) {
     const stopping = pending.track(role.name, () => role.stop(deadline, pending)).catch((err: unknown) => log.warn({ err, role: role.name }, 'role did not stop cleanly'));
     const left = deadline - Date.now();
