@@ -24,6 +24,7 @@ import { closeIngestProducer, ingestProducerCheck, startIngest } from '../ingest
 import { feedHealthSource } from '../ingest/feed-health.ts';
 import { startPairPruning } from '../processors/maritime/store/encounter-store.ts';
 import { startResponse } from '../response/role.ts';
+import { partyHealthSource } from '../response/settings/party-health.ts';
 import { startDroneMissions } from '../response/drone-missions.ts';
 import { droneRoutes } from '../api/drones/routes.ts';
 import { startZoneProcessors } from '../processors/maritime/zone-processor.ts';
@@ -89,7 +90,18 @@ export const incidentsFeature: Feature = { name: 'incidents', routes: incidentRo
  * on security.events that groups events into incidents and plans their actions, the executor of the action
  * log, and the acknowledgement-timeout sweep.
  */
-export const responseFeature: Feature = { name: 'response', processors: startResponse };
+export const responseFeature: Feature = (() => {
+  const responding = new WeakSet<ServiceContext>();
+  return {
+    name: 'response',
+    processors: async (ctx) => {
+      responding.add(ctx);
+      return startResponse(ctx);
+    },
+    // Where escalations are made (the processors role): each party an escalation can reach and nobody hears is degraded.
+    health: (ctx) => async () => (responding.has(ctx) ? partyHealthSource(ctx.pool)() : {}),
+  };
+})();
 
 /**
  * Drone missions (docs/drones.md): the drones API and telemetry ingest route; on every processors instance the

@@ -17,13 +17,19 @@ import { consumersCheck, kafkaCheck, postgresCheck, type ReadinessCheck, topicsC
 import { ensureAndVerifyTopics } from '../platform/topic-verify.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PendingStops, stopInTurn } from '../platform/shutdown.ts';
 
 export interface RunningService {
   context: ServiceContext;
   /** Base URL of the HTTP server when the api role runs. */
   url?: string;
-  /** Stops every role; what is still undelivered at `deadline` (default: the shutdown timeout less a second) is given up and logged. */
-  stop(deadline?: number): Promise<void>;
+  /**
+   * Stops every role; what is still undelivered at `deadline` (default: the shutdown timeout less a second)
+   * is given up and logged. Resolves with what had not stopped by the deadline (logged too; empty: a clean stop).
+   */
+  stop(deadline?: number): Promise<string[]>;
+  /** While stopping: what the shutdown is still waiting for, by name and how long (for the last log line of a timed-out shutdown). */
+  pending(): string[];
 }
 
 /** Time left after the deadline, within PSS_SHUTDOWN_TIMEOUT_MS, to close the producer and log before the process exits. */
@@ -59,7 +65,7 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
     if (relay) {
       relay.start();
       // Started first, so stopped last: it publishes what the other roles stored while they stopped.
-      running.push({ name: 'event-relay', stop: () => relay.stop() });
+      running.push({ name: 'event-relay', stop: (deadline) => relay.stop(deadline) });
     }
     // Watches the groups the roles below start (here and in their workers): the lag in /metrics and each group's lag status.
     const lag = new ConsumerLagSampler(kafka, { intervalMs: config.consumerLagSampleMs });
@@ -104,39 +110,31 @@ export async function startService(config: Config, roles: Role[], log: Logger, f
       log.info({ roles, health_url: http.url }, 'service started (no api role)');
     }
   } catch (err) {
-    await stopAll(running, log, Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS));
+    await stopInTurn(running, log, Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS));
     await producer.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw err;
   }
 
+  const pending = new PendingStops();
   return {
     context,
     url,
+    pending: () => pending.names(),
     stop: async (deadline = Date.now() + Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS)) => {
-      await stopAll(running, log, deadline);
+      const still = await stopInTurn(running, log, deadline, pending);
       for (const feature of features) {
-        await feature.shutdown?.(context, deadline).catch((err: unknown) => log.warn({ err, feature: feature.name }, 'feature did not shut down cleanly'));
+        await pending.track(`${feature.name} shutdown`, async () => feature.shutdown?.(context, deadline)).catch((err: unknown) => log.warn({ err, feature: feature.name }, 'feature did not shut down cleanly'));
       }
       // A send to an unreachable broker can outlast the shutdown; what it held was given up (and logged) above.
-      await withDeadline(producer.close(), Math.max(0, deadline + SHUTDOWN_MARGIN_MS / 2 - Date.now())).catch((err) => log.warn({ err }, 'producer close failed'));
-      await pool.end().catch((err) => log.warn({ err }, 'pool close failed'));
+      await pending.track('kafka producer', () => withDeadline(producer.close(), Math.max(0, deadline + SHUTDOWN_MARGIN_MS / 2 - Date.now()))).catch((err) => log.warn({ err }, 'producer close failed'));
+      await pending.track('postgres pool', () => pool.end()).catch((err) => log.warn({ err }, 'pool close failed'));
+      return still;
     },
   };
 }
 
 const NO_RELAY: RelaySignal = { wake: () => undefined };
-
-/** Stops roles in reverse start order so consumers drain before their producers close. */
-async function stopAll(running: RunningRole[], log: Logger, deadline: number): Promise<void> {
-  for (const role of [...running].reverse()) {
-    try {
-      await role.stop(deadline);
-    } catch (err) {
-      log.warn({ err, role: role.name }, 'role did not stop cleanly');
-    }
-  }
-}
 
 /** Start-up waits for a dependency (with a log line saying what it waits for) instead of crashing. */
 async function untilReady<T>(name: string, log: Logger, attempt: () => Promise<T>, timeoutMs = 120_000): Promise<T> {

@@ -27,6 +27,7 @@ export async function systemConfigCommand(args: string[]): Promise<number> {
     const outcome = await withDatabase((pool) => replaceSystemConfig(pool, doc, { credentialId: 'cli', principal: `cli:${userInfo().username}`, kind: 'cli' }));
     if (outcome.problems !== undefined) throw new UsageError(outcome.problems.map((p) => `${p.path} ${p.message}`).join('; '));
     console.log(outcome.changed ? `stored the system configuration (revision ${outcome.stored.revision})` : 'unchanged: the document is the one in force');
+    for (const w of outcome.warnings) console.error(`warning: ${w.path} ${w.message}`);
   });
 }
 

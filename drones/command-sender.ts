@@ -4,12 +4,12 @@
 // them in one request keyed by drone, and records the outcome in the claiming transaction. It wakes on the
 // NOTIFY of a commit that wrote commands and sweeps for retries. A crash between Kafka's acknowledgement and
 // the commit sends those commands again with the same ids: the adapter executes each id once.
+// The loop (wakes, sweeps, the bounded stop) is the platform's outbox publisher; this file is the outbox's part.
 import type { KafkaProducer } from '../platform/kafka/index.ts';
 import type { Logger } from '../platform/log.ts';
 import { counter, histogram } from '../platform/metrics.ts';
-import { NotifyListener } from '../platform/notify-listener.ts';
-import { inTransaction, type Pool, type PoolClient } from '../platform/postgres.ts';
-import { WakeSignal } from '../platform/wake-signal.ts';
+import { OutboxPublisher, type OutboxSource } from '../platform/outbox-publisher.ts';
+import type { Pool, PoolClient } from '../platform/postgres.ts';
 import type { TopicCodec } from '../platform/codec/index.ts';
 import { DRONE_COMMANDS_CHANNEL } from './commands.ts';
 
@@ -18,6 +18,8 @@ const failedAttempts = counter('pss_drone_command_failed_attempts_total', 'Drone
 const outboxSeconds = histogram('pss_drone_command_outbox_seconds', 'From a drone command written to Kafka acknowledging it', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5]);
 
 const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000];
+/** Drones claimed per turn, with all their unsent commands. */
+const DRONES_PER_TURN = 100;
 
 interface Pending {
   command_id: string;
@@ -55,82 +57,60 @@ async function claim(client: PoolClient, drones: number): Promise<Pending[]> {
   return rows;
 }
 
-async function sendClaimed(deps: DroneCommandSenderDeps, client: PoolClient, claimed: Pending[]): Promise<void> {
-  const records = claimed.map((c) => ({ topic: deps.topic, key: c.drone_id, value: deps.codec.encodeJsonText('droneCommands', c.json) }));
-  let timer: NodeJS.Timeout | undefined;
-  const error = await Promise.race([
-    deps.producer.send(records).then(() => undefined, (err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
-    new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(new Error(`not acknowledged within ${deps.sendTimeoutMs} ms`)), deps.sendTimeoutMs))),
-  ]).finally(() => clearTimeout(timer));
-  const ids = claimed.map((c) => c.command_id);
-  if (error === undefined) {
-    await client.query('UPDATE drone_command_outbox SET sent_at = clock_timestamp(), attempts = attempts + 1 WHERE command_id = ANY($1::text[])', [ids]);
-    for (const c of claimed) {
-      sentTotal.inc({ type: c.type });
-      outboxSeconds.observe({}, c.age);
-    }
-    return;
-  }
-  failedAttempts.inc();
-  deps.log.warn({ err: error, commands: claimed.length }, 'drone commands not acknowledged by Kafka; retried after their delay');
-  await client.query(
-    `UPDATE drone_command_outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000) WHERE command_id = ANY($1::text[])`,
-    [ids, error.message.slice(0, 1_000), RETRY_MS[Math.min(RETRY_MS.length - 1, claimed[0]?.attempts ?? 0)]],
-  );
+/** The drone command outbox as the publisher sees it: commands keyed by drone, the outcome recorded in the claiming transaction. */
+function droneCommandOutbox(deps: DroneCommandSenderDeps): OutboxSource<Pending> {
+  return {
+    claim: (client) => claim(client, DRONES_PER_TURN),
+    records: (claimed) => claimed.map((c) => ({ topic: deps.topic, key: c.drone_id, value: deps.codec.encodeJsonText('droneCommands', c.json) })),
+    sent: async (client, claimed) => {
+      await client.query('UPDATE drone_command_outbox SET sent_at = clock_timestamp(), attempts = attempts + 1 WHERE command_id = ANY($1::text[])', [claimed.map((c) => c.command_id)]);
+      for (const c of claimed) {
+        sentTotal.inc({ type: c.type });
+        outboxSeconds.observe({}, c.age);
+      }
+    },
+    unsent: async (client, claimed, error) => {
+      failedAttempts.inc();
+      deps.log.warn({ err: error, commands: claimed.length }, 'drone commands not acknowledged by Kafka; retried after their delay');
+      await client.query(
+        `UPDATE drone_command_outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000) WHERE command_id = ANY($1::text[])`,
+        [claimed.map((c) => c.command_id), error.message.slice(0, 1_000), RETRY_MS[Math.min(RETRY_MS.length - 1, claimed[0]?.attempts ?? 0)]],
+      );
+    },
+  };
 }
 
 export class DroneCommandSender {
-  readonly #deps: DroneCommandSenderDeps;
-  readonly #signal = new WakeSignal();
-  readonly #listener: NotifyListener;
-  #loop: Promise<void> | undefined;
+  readonly #publisher: OutboxPublisher<Pending>;
 
   constructor(deps: DroneCommandSenderDeps) {
-    this.#deps = deps;
-    // Lost, the sweep covers the gap and the next turn listens again.
-    this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: DRONE_COMMANDS_CHANNEL, what: 'drone command listener', onNotify: () => this.wake() });
+    const sweepEveryMs = deps.sweepEveryMs ?? 1_000;
+    this.#publisher = new OutboxPublisher({
+      name: 'drone command sender', items: 'commands', outbox: 'drone_command_outbox', channel: DRONE_COMMANDS_CHANNEL,
+      pool: deps.pool, producer: deps.producer, log: deps.log, source: droneCommandOutbox(deps), sendTimeoutMs: deps.sendTimeoutMs,
+      // A claim is bounded by drones, not by commands: the drain goes on until a turn finds nothing due.
+      sweepEveryMs, batchSize: 1,
+      // A turn fails only on Postgres (Kafka's failures are recorded per command): tried again at the sweep's pace.
+      backoff: { firstMs: sweepEveryMs, maxMs: sweepEveryMs },
+    });
   }
 
-  async start(): Promise<void> {
-    await this.#listener.ensure();
-    this.#loop ??= this.#run();
+  /** Listens for NOTIFY and starts the loop; its first turn sends everything due. */
+  start(): Promise<void> {
+    return this.#publisher.start();
   }
 
   wake(): void {
-    this.#signal.wake();
+    this.#publisher.wake();
   }
 
-  async stop(): Promise<void> {
-    this.#signal.stop();
-    await this.#loop;
-    await this.#listener.stop();
+  /** As the gate's sender: bounded by `deadline` (epoch ms; default 10 s from now), what is unacknowledged then stays in the outbox. */
+  stop(deadline?: number): Promise<void> {
+    return this.#publisher.stop(deadline);
   }
 
-  /** Sends everything due now (tests and the bench call it between steps). */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await inTransaction(this.#deps.pool, async (client) => {
-        const due = await claim(client, 100);
-        if (due.length > 0) await sendClaimed(this.#deps, client, due);
-        return due.length;
-      });
-      total += n;
-      if (n === 0 || this.#signal.stopping) return total;
-    }
-  }
-
-  async #run(): Promise<void> {
-    const signal = this.#signal;
-    while (!signal.stopping) {
-      signal.take();
-      try {
-        await this.drain();
-        await this.#listener.ensure();
-      } catch (err) {
-        this.#deps.log.warn({ err }, 'drone command sender turn failed; the commands stay in the outbox');
-      }
-      await signal.pause(this.#deps.sweepEveryMs ?? 1_000);
-    }
+  /** Sends everything due now; how many commands were claimed. */
+  drain(): Promise<number> {
+    return this.#publisher.drain();
   }
 }

@@ -60,10 +60,10 @@ export async function startDrones(ctx: ServiceContext, options: DronesOptions = 
   });
   return {
     name: 'drones',
-    stop: async () => {
+    stop: async (deadline) => {
       await consumer.stop();
       await monitor.stop();
-      await sender.stop();
+      await sender.stop(deadline);
     },
   };
 }

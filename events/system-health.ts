@@ -84,6 +84,7 @@ const LABELS: Record<string, string> = {
   ingest_producer: 'The ingest producer',
   webhook_dispatcher: 'The webhook dispatcher',
   stream_hub: 'The event stream',
+  escalation_party: 'Escalation party',
 };
 
 function splitComponent(component: string): [string, string | undefined] {

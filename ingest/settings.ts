@@ -114,8 +114,8 @@ export const INGEST_SETTINGS = {
   },
   ingestStuckAfterMs: {
     env: 'PSS_INGEST_STUCK_AFTER_MS',
-    description: 'Ingest producer: /readyz reports ingest_producer as failing (503) while its oldest unacknowledged batch has waited longer than this.',
-    default: '30000',
+    description: 'Ingest producer: while its oldest unacknowledged batch has waited longer than this (no write is getting through), /readyz reports ingest_producer as failing (503) and HTTP ingest answers 503 at once instead of holding requests to the ack timeout.',
+    default: '5000',
     parse: int(1_000, 3_600_000),
   },
   ingestHttpMaxItems: {

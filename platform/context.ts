@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { KafkaOptions, KafkaProducer } from './kafka/index.ts';
 import type { Logger } from './log.ts';
 import type { Pool } from './postgres.ts';
+import type { PendingStops } from './shutdown.ts';
 import type { TopicId } from './topics.ts';
 
 /**
@@ -33,10 +34,14 @@ export interface RelaySignal {
  */
 export interface RunningRole {
   name: string;
-  stop(deadline?: number): Promise<void>;
+  /** Stops by `deadline` (epoch ms) as far as it can; a role made of parts names them in `pending` while they stop. */
+  stop(deadline?: number, pending?: PendingStops): Promise<void>;
 }
 
 /** Roles a feature starts together, stopped together (each with the same deadline). */
 export function rolesTogether(name: string, roles: readonly RunningRole[]): RunningRole {
-  return { name, stop: async (deadline) => void (await Promise.all(roles.map((r) => r.stop(deadline)))) };
+  return {
+    name,
+    stop: async (deadline, pending) => void (await Promise.all(roles.map((r) => (pending ? pending.track(`${name}/${r.name}`, () => r.stop(deadline, pending)) : r.stop(deadline))))),
+  };
 }

@@ -12,6 +12,7 @@ export interface IncidentResponseRecords {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const count = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);
 
 export function incidentResponseRecords(actions: readonly ActionView[]): IncidentResponseRecords {
   const at = (a: ActionView) => a.done_at ?? a.created_at;
@@ -24,7 +25,8 @@ export function incidentResponseRecords(actions: readonly ActionView[]): Inciden
     escalations: actions.filter((a) => a.kind === 'escalate').map((a) => ({
       action_id: a.id, event_id: a.event_id, party: a.target, source: a.source, reason: a.reason,
       status: a.status,
-      escalation_event_id: text(a.result?.event_id) ?? a.params.escalation_event_id ?? null, webhook_ids: texts(a.result?.webhook_ids), at: at(a),
+      escalation_event_id: text(a.result?.event_id) ?? a.params.escalation_event_id ?? null, webhook_ids: texts(a.result?.webhook_ids),
+      deliveries: a.status === 'done' ? count(a.result?.deliveries) : null, at: at(a),
     })),
   };
 }

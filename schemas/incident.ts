@@ -135,7 +135,7 @@ export type IncidentNotification = FromSchema<typeof incidentNotificationSchema>
 export const incidentEscalationSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['action_id', 'event_id', 'party', 'source', 'reason', 'status', 'escalation_event_id', 'webhook_ids', 'at'],
+  required: ['action_id', 'event_id', 'party', 'source', 'reason', 'status', 'escalation_event_id', 'webhook_ids', 'deliveries', 'at'],
   properties: {
     action_id: { type: 'string' },
     event_id: { type: 'string', description: 'The event it answers.' },
@@ -144,7 +144,8 @@ export const incidentEscalationSchema = {
     reason: { type: 'string' },
     status: actionStatus,
     escalation_event_id: { ...nullableText, description: 'The incident_escalated event delivered to the party; null until done.' },
-    webhook_ids: { type: 'array', items: { type: 'string' }, description: 'The party\'s webhooks the escalation was queued for delivery to (signed; their outcome in GET /v1/webhooks/{id}/deliveries); empty until done.' },
+    webhook_ids: { type: 'array', items: { type: 'string' }, description: 'The party\'s receivers (its active webhooks) the escalation was queued for delivery to (signed; their outcome in GET /v1/webhooks/{id}/deliveries); empty until done.' },
+    deliveries: { type: ['integer', 'null'], minimum: 0, description: 'Once done: how many deliveries of the escalation were queued to the party\'s receivers. 0: the party had no receiver and nobody was told (GET /v1/system/health names it: escalation_party:<id> degraded). null while not done (pending, failed, muted, given up).' },
     at: { ...time, description: 'When it was done (or muted); while pending, when it was planned.' },
   },
 } as const;

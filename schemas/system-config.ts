@@ -127,6 +127,32 @@ export const DEFAULT_SYSTEM_CONFIG: SystemConfig = {
   incidents: { group_window_minutes: 60, reopen_window_minutes: 30 },
 };
 
+/**
+ * PUT /v1/system/config's answer: the document as stored in `data` (the spec's body, unchanged) and beside
+ * it what is worth knowing about it, stored all the same (response/settings/party-receivers.ts).
+ */
+export const systemConfigWarningSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'path', 'party', 'message'],
+  properties: {
+    code: { type: 'string', enum: ['party_without_receiver'], description: 'party_without_receiver: an escalation can reach the party (escalation_order, an alert rule\'s escalate_to, a dwell ladder) and it has no receiver (no active webhook among its webhook_ids): its escalations are recorded and nobody is told.' },
+    path: { type: 'string', description: 'JSON Pointer into the document: /parties/<i>/webhook_ids.' },
+    party: { type: 'string', description: 'The party id.' },
+    message: { type: 'string', description: 'What is wrong and what reaches the party, in words.' },
+  },
+} as const;
+export type SystemConfigWarning = FromSchema<typeof systemConfigWarningSchema>;
+
+export const systemConfigPutResponseSchema = {
+  type: 'object',
+  required: ['data', 'warnings'],
+  properties: {
+    data: systemConfigSchema,
+    warnings: { type: 'array', items: systemConfigWarningSchema, description: 'What is worth knowing about the document stored; empty when nothing is.' },
+  },
+} as const;
+
 /** One change of the configuration (`GET /v1/system/config/changes`). */
 export const systemConfigChangeSchema = {
   type: 'object',

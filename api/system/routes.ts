@@ -4,7 +4,7 @@
 import { parseInstant } from '../../events/event-filter.ts';
 import { listSystemConfigChanges, readSystemConfig, replaceSystemConfig, type ConfigAuthor } from '../../response/settings/system-config-store.ts';
 import { dataOf, listOf } from '../../schemas/common.ts';
-import { systemConfigChangeSchema, systemConfigChangesQuerySchema, systemConfigSchema } from '../../schemas/system-config.ts';
+import { systemConfigChangeSchema, systemConfigChangesQuerySchema, systemConfigPutResponseSchema, systemConfigSchema } from '../../schemas/system-config.ts';
 import type { Principal } from '../auth/principal.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
 import { validationError, type Problem } from '../http/validation.ts';
@@ -51,14 +51,14 @@ export const systemConfigRoutes: RouteDef[] = [
     scopes: ['system:write'],
     summary: 'Replace the system configuration',
     description:
-      'The whole document. Refused with one 422 listing every problem: ids given twice, escalation_order naming an undefined party, a webhook id that does not exist, a party or gate removed while a zone\'s alert_rules (or a dwell ladder) still names it. Every change is kept (GET /v1/system/config/changes); running instances use it within moments, without a restart. A document equal to the one in force changes nothing.',
+      'The whole document. Refused with one 422 listing every problem: ids given twice, escalation_order naming an undefined party, a webhook id that does not exist, a party or gate removed while a zone\'s alert_rules (or a dwell ladder) still names it. Every change is kept (GET /v1/system/config/changes); running instances use it within moments, without a restart. A document equal to the one in force changes nothing. Stored documents are answered with `warnings` beside `data`: a party an escalation can reach that has no receiver (no active webhook) is party_without_receiver, since its escalations would reach nobody.',
     tag: 'System',
     body: systemConfigSchema,
-    responses: { 200: { description: 'The configuration as stored', schema: dataOf(systemConfigSchema) } },
+    responses: { 200: { description: 'The configuration as stored, and what is worth knowing about it', schema: systemConfigPutResponseSchema } },
     handler: async ({ ctx, body, principal, res }) => {
       const outcome = await replaceSystemConfig(ctx.pool, body, authorOf(principal));
       if (outcome.problems !== undefined) throw validationError(outcome.problems.map((p) => ({ location: 'body', ...p })));
-      sendData(res, 200, outcome.stored.config);
+      res.status(200).json({ data: outcome.stored.config, warnings: outcome.warnings });
     },
   }),
   defineRoute({

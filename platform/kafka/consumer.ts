@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.ts';
 import { withDeadline } from '../deadline.ts';
 import { byteDeserializers, COMMIT_DEADLINE_MS, toInRecord, type BatchHandler, type KafkaOptions, type Msg } from './records.ts';
-import { SILENT_STREAM_MS, unreadPartitions, type PartitionReading } from './silent-stream.ts';
+import { SILENT_STREAM_MS, readingKey, stalledPartitions, unreadPartitions, type PartitionReading } from './silent-stream.ts';
 
 export interface ConsumerOptions {
   groupId: string;
@@ -121,6 +121,21 @@ export class StreamFeed {
  */
 export const CONSUMER_STUCK_AFTER_MS = 60_000;
 
+/**
+ * Each request of the client (fetch, join, commit, offsets) is tried this many times more, RETRY_DELAY_MS
+ * apart, before it fails; the failure then reaches this consumer, which reopens its stream (and rejoins).
+ * Until issue 33 the client retried for ever: a fetch it kept sending to a broker that no longer led its
+ * partitions, or a commit abandoned here that landed minutes later, stayed inside the client, and the
+ * group froze with records waiting and nothing said. Bounded, every such fault surfaces here, is logged and
+ * is recovered from, and a commit given up after COMMIT_DEADLINE_MS has stopped retrying by then.
+ */
+export const CLIENT_RETRIES = 6;
+export const RETRY_DELAY_MS = 500;
+/** The longest wait before a failed stream is opened again (it doubles from 500 ms): a cluster that is back is used within seconds. */
+const REOPEN_MAX_DELAY_MS = 5_000;
+/** How long stop() waits for the batch in hand when no deadline is given. */
+const STOP_WAIT_MS = 10_000;
+
 /** The running consumers of each service (keyed by its Kafka options), for its readiness check. */
 const consumersOf = new WeakMap<KafkaOptions, Set<KafkaConsumer>>();
 
@@ -187,6 +202,11 @@ export class KafkaConsumer {
   #done: Promise<void> | undefined;
   /** Per partition read since the last (re)join: the offset after its last handled record, and the last offset committed. */
   #positions = new Map<string, { topic: string; partition: number; next: bigint; committed: bigint }>();
+  /** Read positions at the last progress check (readingKey), since the last (re)join. */
+  #checked = new Map<string, bigint>();
+  #lastCheckAt = Date.now();
+  /** Partitions found stalled, at the position they stalled on, with since when; reported by stuck() until they move. */
+  #stalls = new Map<string, { next: bigint; since: number; what: string }>();
 
   constructor(kafka: KafkaOptions, opts: ConsumerOptions) {
     this.#opts = { maxBatch: 500, lingerMs: 20, startAt: 'earliest', commitOffsets: true, tickMs: 0, startOffsets: new Map(), silentStreamMs: SILENT_STREAM_MS, ...opts };
@@ -204,19 +224,37 @@ export class KafkaConsumer {
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
       rebalanceTimeout: 20_000,
-      retries: true,
-      retryDelay: 500,
+      retries: CLIENT_RETRIES,
+      retryDelay: RETRY_DELAY_MS,
       autocommit: false,
       maxWaitTime: 100,
     });
     // Partitions may have moved: commit only what this member reads from now on.
     this.#consumer.on('consumer:group:join', (joined: { assignments?: { topic: string; partitions: number[] }[] | null }) => {
       this.#positions = new Map();
+      this.#checked = new Map();
       // A reader with chosen starts reads its partitions whatever the group says (its group is its own).
       if (!joined.assignments || this.#opts.startOffsets.size > 0) return;
       this.#owned = new Map(joined.assignments.map((a) => [a.topic, new Set(a.partitions)]));
       this.#feed?.keepOnly(this.#owned);
     });
+    // The client gives up on the group when a rejoin fails (and then sends no more heartbeats), or reports
+    // heartbeats failing for longer than the session: either way this member no longer takes part, and its
+    // partitions stand still. Reopening the stream joins the group again. (An 'error' without a listener
+    // would also throw out of the client's callback.)
+    this.#consumer.on('error', (err: Error) => this.#failStream(err, 'the client left the group (a rejoin failed)'));
+    this.#consumer.on('consumer:heartbeat:stalled', (info: { lastError?: Error; stalledFor?: number }) =>
+      this.#failStream(info.lastError ?? new Error('heartbeats stalled'), `heartbeats to the group coordinator stalled for ${Math.round((info.stalledFor ?? 0) / 1000)} s`));
+  }
+
+  /** Gives the current stream up as failed (the loop reopens it), unless stopping or already failed. */
+  #failStream(err: Error, why: string): void {
+    if (this.#stopping.signal.aborted) return;
+    this.#log.warn({ err }, `kafka consumer: ${why}; reopening its stream`);
+    const feed = this.#feed;
+    if (feed === undefined || feed.failure !== undefined) return;
+    feed.failure = new Error(`${why}: ${err.message}`, { cause: err });
+    feed.wake();
   }
 
   /**
@@ -265,7 +303,7 @@ export class KafkaConsumer {
         if (!(await feed.wait(tick > 0 ? Math.min(tick, silent) : silent))) {
           if (stopping.aborted) continue;
           if (tick > 0) await this.#commit([], await this.#handleUntilDone([], handler));
-          if (Date.now() - feed.lastRecordAt >= silent) await this.#checkSilentStream(feed);
+          if (Date.now() - this.#lastCheckAt >= silent) await this.#checkProgress(feed);
           continue;
         }
         if (feed.pending.length > 0 && feed.pending.length < this.#opts.maxBatch && !stopping.aborted) await this.#sleep(this.#opts.lingerMs);
@@ -274,10 +312,11 @@ export class KafkaConsumer {
       if (feed.failure !== undefined && feed.pending.length === 0) {
         // The client gave up on this stream (e.g. a committed offset fell out of retention): open a new
         // one, which resumes from the committed offsets, rather than stalling the partitions for good.
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(reopenAttempt++, 6));
+        const delay = Math.min(REOPEN_MAX_DELAY_MS, 500 * 2 ** Math.min(reopenAttempt++, 6));
         this.#log.error({ err: feed.failure, retry_in_ms: delay }, 'kafka consumer stream failed; reopening');
         this.#troubled('its stream failed and is being reopened');
-        await feed.stream.close().catch(() => undefined);
+        // A stream closes once its fetches in flight settle; one stuck at a lost broker must not hold the loop.
+        await withDeadline(feed.stream.close(), COMMIT_DEADLINE_MS).catch(() => feed.stream.destroy());
         await this.#sleep(delay);
         if (stopping.aborted) break;
         try {
@@ -296,17 +335,22 @@ export class KafkaConsumer {
       const held = await this.#handleUntilDone(batch, handler);
       await this.#commit(batch, held);
       if (feed.pending.length < this.#opts.maxBatch && !stopping.aborted) feed.stream.resume();
+      // Records flowing on some partitions must not hide others standing still.
+      if (Date.now() - this.#lastCheckAt >= this.#opts.silentStreamMs && !stopping.aborted) await this.#checkProgress(feed);
     }
   }
 
   /**
-   * The stream brought nothing for `silentStreamMs`: fine on a quiet topic, a stall of the client when this
-   * member's partitions hold records it has not read. Then the stream is given up as failed, and the loop
-   * reopens it from the committed offsets. Only for a group that commits (the others' positions are not
-   * tracked); a reading that fails is tried again after the next quiet period.
+   * Every `silentStreamMs`: are this member's partitions moving? A stream that brought nothing at all while
+   * its partitions hold unread records, or a partition whose read position has not moved since the last
+   * check while records wait beyond it (and none of its records wait to be handled here), is a stall of the
+   * client: the stream is given up as failed, the loop reopens it from the committed offsets (rejoining the
+   * group), and stuck() names the partitions until they move. Only for a group that commits (the others'
+   * positions are not tracked); a reading that fails is tried again at the next check.
    */
-  async #checkSilentStream(feed: StreamFeed): Promise<void> {
-    feed.lastRecordAt = Date.now();
+  async #checkProgress(feed: StreamFeed): Promise<void> {
+    const silentFor = Date.now() - feed.lastRecordAt;
+    this.#lastCheckAt = Date.now();
     if (!this.#opts.commitOffsets || this.#owned === undefined) return;
     try {
       const topics = [...this.#owned].filter(([, partitions]) => partitions.size > 0).map(([topic, partitions]) => ({ topic, partitions: [...partitions] }));
@@ -317,21 +361,46 @@ export class KafkaConsumer {
       ]);
       const readings: PartitionReading[] = topics.flatMap(({ topic, partitions }) =>
         partitions.map((partition) => {
-          const read = this.#positions.get(partitionKey(topic, partition))?.next;
+          const read = this.#positions.get(readingKey({ topic, partition }))?.next;
           const commit = committed.get(topic)?.[partition];
           return { topic, partition, next: read ?? (commit !== undefined && commit >= 0n ? commit : null), end: ends.get(topic)?.[partition] ?? 0n };
         }),
       );
-      const unread = unreadPartitions(readings);
-      if (unread.length === 0 || feed.pending.length > 0 || feed.failure !== undefined) return;
-      feed.failure = new Error(`the stream brought nothing for ${this.#opts.silentStreamMs / 1000} s while ${unread.map((r) => `${r.topic}/${r.partition} holds ${r.end - (r.next ?? 0n)} unread records`).join(', ')}`);
+      const before = this.#checked;
+      this.#checked = new Map(readings.flatMap((r) => (r.next === null ? [] : [[readingKey(r), r.next] as const])));
+      const now = Date.now();
+      // A stall ends when its partition moves past where it stood, or has nothing left to read.
+      for (const r of readings) {
+        const stall = this.#stalls.get(readingKey(r));
+        if (stall !== undefined && (r.next === null || r.next > stall.next || r.end <= r.next)) {
+          this.#log.info({ partition: `${r.topic}/${r.partition}`, stalled_ms: now - stall.since }, 'consumer: stalled partition moving again');
+          this.#stalls.delete(readingKey(r));
+        }
+      }
+      if (feed.failure !== undefined) return;
+      const waiting = new Set(feed.pending.map((m) => readingKey(m)));
+      const stalled = silentFor >= this.#opts.silentStreamMs && feed.pending.length === 0 ? unreadPartitions(readings) : stalledPartitions(readings, before, waiting);
+      if (stalled.length === 0) return;
+      const what = stalled.map((r) => `${r.topic}/${r.partition} holds ${r.end - (r.next ?? 0n)} unread records at ${r.next}`).join(', ');
+      for (const r of stalled) {
+        const key = readingKey(r);
+        this.#stalls.set(key, { next: r.next ?? 0n, since: this.#stalls.get(key)?.since ?? now, what: `${r.topic}/${r.partition} (${r.end - (r.next ?? 0n)} unread at ${r.next})` });
+      }
+      feed.failure = new Error(`no progress for ${this.#opts.silentStreamMs / 1000} s while ${what}`);
+      feed.wake();
     } catch (err) {
-      this.#log.warn({ err }, 'consumer: checking a quiet stream failed; checking again later');
+      this.#log.warn({ err }, 'consumer: checking its partitions\' progress failed; checking again later');
     }
   }
 
   /** Why this consumer is stuck, when it has been without success for CONSUMER_STUCK_AFTER_MS; else undefined. */
   stuck(now = Date.now()): string | undefined {
+    // Partitions standing still with records waiting are reported at once (they were checked over a whole
+    // silentStreamMs already), naming the group, until they move.
+    if (this.#stalls.size > 0) {
+      const first = Math.min(...[...this.#stalls.values()].map((s) => s.since));
+      return `consumer ${this.#opts.groupId}: no progress on ${[...this.#stalls.values()].map((s) => s.what).join(', ')} for ${Math.round((now - first) / 1000 + this.#opts.silentStreamMs / 1000)} s (its stream was reopened)`;
+    }
     const since = this.#troubleSince;
     if (since === undefined || now - since < CONSUMER_STUCK_AFTER_MS) return undefined;
     return `consumer ${this.#opts.groupId}: ${this.#trouble} for ${Math.round((now - since) / 1000)} s`;
@@ -385,7 +454,7 @@ export class KafkaConsumer {
         const handled = (await handler(records)) ?? [];
         this.#troubleSince = undefined;
         for (const r of handled) {
-          const key = partitionKey(r.topic, r.partition);
+          const key = readingKey(r);
           const known = held.get(key);
           if (known === undefined || r.offset < known) held.set(key, r.offset);
         }
@@ -408,10 +477,14 @@ export class KafkaConsumer {
   async #commit(batch: Msg[], held: Map<string, bigint>): Promise<void> {
     if (!this.#opts.commitOffsets) return;
     for (const m of batch) {
-      const key = partitionKey(m.topic, m.partition);
+      const key = readingKey(m);
       const position = this.#positions.get(key);
       if (position === undefined) this.#positions.set(key, { topic: m.topic, partition: m.partition, next: m.offset + 1n, committed: -1n });
       else position.next = m.offset + 1n;
+    }
+    // A stalled partition that has moved again is no longer reported (readiness recovers with the records, not at the next check).
+    if (this.#stalls.size > 0) {
+      for (const [key, stall] of this.#stalls) if ((this.#positions.get(key)?.next ?? -1n) > stall.next) this.#stalls.delete(key);
     }
     const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     for (const [key, p] of this.#positions) {
@@ -423,7 +496,7 @@ export class KafkaConsumer {
     try {
       await withDeadline(this.#consumer.commit({ offsets }), COMMIT_DEADLINE_MS);
       for (const o of offsets) {
-        const p = this.#positions.get(partitionKey(o.topic, o.partition));
+        const p = this.#positions.get(readingKey(o));
         if (p !== undefined && o.offset > p.committed) p.committed = o.offset;
       }
     } catch (err) {
@@ -433,25 +506,28 @@ export class KafkaConsumer {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops: the batch in hand is finished (and committed) if it can be by `deadline`; past it, the consumer
+   * closes anyway and the batch is read again by the partition's next owner (every effect is idempotent).
+   */
+  async stop(deadline = Date.now() + STOP_WAIT_MS): Promise<void> {
     consumersOf.get(this.#kafka)?.delete(this);
     this.#stopping.abort();
     this.#feed?.stream.resume();
     this.#feed?.wake();
-    await this.#done?.catch((err) => this.#log.warn({ err }, 'consumer stopped with an unfinished batch'));
-    try {
-      await this.#feed?.stream.close();
-    } catch {
-      // Already closed by the client after a fatal error.
-    }
+    const drained = this.#done?.catch((err) => this.#log.warn({ err }, 'consumer stopped with an unfinished batch'));
+    await withDeadline(drained ?? Promise.resolve(), Math.max(0, deadline - Date.now())).catch(() =>
+      this.#log.warn({ still: this.#trouble || 'opening its stream' }, 'consumer: the deadline passed before its loop finished; closing anyway'));
+    // Each close within what is left of the deadline (at least a moment): a fetch or leave stuck at a lost
+    // broker must not hold the shutdown (issue 33: every SIGTERM after a broker loss timed out).
+    const left = () => Math.min(COMMIT_DEADLINE_MS, Math.max(250, deadline - Date.now()));
+    const feed = this.#feed;
+    if (feed) await withDeadline(feed.stream.close(), left()).catch(() => feed.stream.destroy());
     const closed = new Promise<void>((resolve, reject) => this.#consumer.close(true, (err) => (err ? reject(err) : resolve())));
-    await withDeadline(closed, COMMIT_DEADLINE_MS).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
+    await withDeadline(closed, left()).catch((err) => this.#log.warn({ err }, 'consumer did not close cleanly'));
   }
 }
 
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`;
-}
 
 function isOffsetOutOfRange(err: unknown): boolean {
   const e = err as { apiId?: string; errors?: unknown[]; aggregateErrors?: unknown[] } | undefined;

@@ -6,14 +6,14 @@
 // retries and for what a crashed instance left. The override's API sends its own command at once
 // (`deliverCommandNow`) under the same claim, so the two never send one command at the same time. A
 // crash between Kafka's acknowledgement and the commit sends those commands again, with the same ids.
+// The loop (wakes, sweeps, the bounded stop) is the platform's outbox publisher; this file is the outbox's part.
 import type { RunningRole, ServiceContext } from '../../platform/context.ts';
 import type { KafkaProducer } from '../../platform/kafka/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { counter, gauge } from '../../platform/metrics.ts';
+import { OutboxPublisher, sendClaimed, type OutboxSource } from '../../platform/outbox-publisher.ts';
 import { startRetention } from '../../platform/periodic-job.ts';
-import { NotifyListener } from '../../platform/notify-listener.ts';
-import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
-import { WakeSignal } from '../../platform/wake-signal.ts';
+import { inTransaction, type Pool } from '../../platform/postgres.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
 import { claimDueGates, claimThrough, expireSentCommands, GATE_COMMANDS_CHANNEL, oldestUnsentSeconds, recordFailed, recordSent, type PendingCommand } from './command-outbox.ts';
 
@@ -39,30 +39,24 @@ export function commandSenderDeps(ctx: Pick<ServiceContext, 'pool' | 'producer' 
   return { pool: ctx.pool, producer: ctx.producer, codec: ctx.codec, topic: ctx.topics.gateCommands, log: ctx.log, sendTimeoutMs: ctx.config.gateCommandAckTimeoutMs };
 }
 
-/** Sends claimed commands in one request and records the outcome in the claiming transaction; true once Kafka acknowledged. */
-async function sendClaimed(deps: CommandSenderDeps, client: PoolClient, claimed: readonly PendingCommand[]): Promise<boolean> {
-  const records = claimed.map((c) => ({ topic: deps.topic, key: c.gate, value: deps.codec.encodeJsonText('gateCommands', c.json) }));
-  const error = await acknowledged(deps.producer.send(records), deps.sendTimeoutMs);
-  if (error === undefined) {
-    await recordSent(client, claimed, new Date());
-    for (const c of claimed) sentTotal.inc({ origin: c.origin });
-    return true;
-  }
-  failedAttempts.inc();
-  deps.log.warn({ err: error, commands: claimed.length, gates: [...new Set(claimed.map((c) => c.gate))] }, 'gate commands not acknowledged by Kafka; retried after their delay');
-  await recordFailed(client, claimed, error.message, new Date());
-  return false;
-}
-
-/** undefined once `send` resolved within `timeoutMs`; else why not. */
-async function acknowledged(send: Promise<void>, timeoutMs: number): Promise<Error | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(new Error(`not acknowledged within ${timeoutMs} ms`)), timeoutMs)));
-  try {
-    return await Promise.race([send.then(() => undefined, (err: unknown) => (err instanceof Error ? err : new Error(String(err)))), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * The gate command outbox as the publisher sees it: commands keyed by gate (a gate's keep their order on
+ * its partition), the outcome recorded in the claiming transaction: sent, or due again after the retry delay.
+ */
+function gateCommandOutbox(deps: CommandSenderDeps, opts: Required<CommandSenderOptions>): OutboxSource<PendingCommand> {
+  return {
+    claim: (client) => claimDueGates(client, opts.gatesPerTurn, opts.batchSize),
+    records: (claimed) => claimed.map((c) => ({ topic: deps.topic, key: c.gate, value: deps.codec.encodeJsonText('gateCommands', c.json) })),
+    sent: async (client, claimed) => {
+      await recordSent(client, claimed, new Date());
+      for (const c of claimed) sentTotal.inc({ origin: c.origin });
+    },
+    unsent: async (client, claimed, error) => {
+      failedAttempts.inc();
+      deps.log.warn({ err: error, commands: claimed.length, gates: [...new Set(claimed.map((c) => c.gate))] }, 'gate commands not acknowledged by Kafka; retried after their delay');
+      await recordFailed(client, claimed, error.message, new Date());
+    },
+  };
 }
 
 /**
@@ -76,7 +70,7 @@ export async function deliverCommandNow(deps: CommandSenderDeps, commandId: stri
     return await inTransaction(deps.pool, async (client) => {
       const claimed = await claimThrough(client, commandId, deps.sendTimeoutMs);
       if (claimed === 'sent' || claimed === 'unknown') return claimed === 'sent';
-      return sendClaimed(deps, client, claimed);
+      return sendClaimed({ producer: deps.producer, sendTimeoutMs: deps.sendTimeoutMs, source: gateCommandOutbox(deps, DEFAULTS) }, client, claimed);
     });
   } catch (err) {
     deps.log.warn({ err, command_id: commandId }, 'gate command not sent at once; the outbox senders retry it');
@@ -98,68 +92,39 @@ const DEFAULTS: Required<CommandSenderOptions> = { sweepEveryMs: 1_000, gatesPer
 const HOUSEKEEPING_MS = 5_000;
 
 export class GateCommandSender {
-  readonly #deps: CommandSenderDeps;
-  readonly #opts: Required<CommandSenderOptions>;
-  readonly #signal = new WakeSignal();
-  #loop: Promise<void> | undefined;
-  readonly #listener: NotifyListener;
-  #nextHousekeeping = 0;
+  readonly #publisher: OutboxPublisher<PendingCommand>;
 
-  constructor(deps: CommandSenderDeps, opts: CommandSenderOptions = {}) {
-    this.#deps = deps;
-    this.#opts = { ...DEFAULTS, ...opts };
-    // Lost, the sweep covers the gap and housekeeping listens again.
-    this.#listener = new NotifyListener({ pool: deps.pool, log: deps.log, channel: GATE_COMMANDS_CHANNEL, what: 'gate command listener', onNotify: () => this.wake() });
+  constructor(deps: CommandSenderDeps, options: CommandSenderOptions = {}) {
+    const opts = { ...DEFAULTS, ...options };
+    this.#publisher = new OutboxPublisher({
+      name: 'gate command sender', items: 'commands', outbox: 'gate_command_outbox', channel: GATE_COMMANDS_CHANNEL,
+      pool: deps.pool, producer: deps.producer, log: deps.log, source: gateCommandOutbox(deps, opts), sendTimeoutMs: deps.sendTimeoutMs,
+      sweepEveryMs: opts.sweepEveryMs, batchSize: opts.batchSize,
+      // A turn fails only on Postgres (Kafka's failures are recorded per command): tried again at the sweep's pace.
+      backoff: { firstMs: opts.sweepEveryMs, maxMs: opts.sweepEveryMs },
+      housekeepingEveryMs: HOUSEKEEPING_MS,
+      housekeeping: async () => oldestUnsent.set(await oldestUnsentSeconds(deps.pool)),
+    });
   }
 
   /** Listens for NOTIFY and starts the loop; its first turn sends everything due. */
-  async start(): Promise<void> {
-    await this.#listener.ensure();
-    this.#loop ??= this.#run();
+  start(): Promise<void> {
+    return this.#publisher.start();
   }
 
   /** Send what is due now rather than at the next sweep. Wakes coalesce. */
   wake(): void {
-    this.#signal.wake();
+    this.#publisher.wake();
   }
 
-  /** Finishes the turn in progress (a send waits at most its timeout), then stops listening. */
-  async stop(): Promise<void> {
-    this.#signal.stop();
-    await this.#loop;
-    await this.#listener.stop();
+  /**
+   * Finishes the turn in progress (a send waits at most its timeout), and one more if a wake came first,
+   * until `deadline` (epoch ms; default 10 s from now), then stops listening. A batch still unacknowledged
+   * then stays in the outbox, logged, for the next turn of any sender.
+   */
+  stop(deadline?: number): Promise<void> {
+    return this.#publisher.stop(deadline);
   }
-
-  async #run(): Promise<void> {
-    const signal = this.#signal;
-    while (!signal.stopping) {
-      signal.take();
-      try {
-        await this.#drain();
-        if (Date.now() >= this.#nextHousekeeping) {
-          this.#nextHousekeeping = Date.now() + HOUSEKEEPING_MS;
-          oldestUnsent.set(await oldestUnsentSeconds(this.#deps.pool));
-          await this.#listener.ensure();
-        }
-      } catch (err) {
-        this.#deps.log.warn({ err }, 'gate command sender turn failed; the commands stay in the outbox');
-      }
-      await signal.pause(this.#opts.sweepEveryMs);
-    }
-  }
-
-  /** Claims, sends and records turns until a turn finds less than a full batch. */
-  async #drain(): Promise<void> {
-    for (;;) {
-      const claimed = await inTransaction(this.#deps.pool, async (client) => {
-        const due = await claimDueGates(client, this.#opts.gatesPerTurn, this.#opts.batchSize);
-        if (due.length > 0) await sendClaimed(this.#deps, client, due);
-        return due.length;
-      });
-      if (claimed < this.#opts.batchSize || this.#signal.stopping) return;
-    }
-  }
-
 }
 
 /** The processors role's sender, and the retention of what it sent. */
@@ -171,5 +136,5 @@ export async function startGateCommandSender(ctx: ServiceContext): Promise<Runni
     name: 'gate-command-retention', days: SENT_RETENTION_DAYS, log,
     expire: (days) => expireSentCommands(ctx.pool, days), deletedMessage: 'sent gate commands deleted from the outbox',
   });
-  return { name: 'gate-commands', stop: async () => void (await Promise.all([sender.stop(), retention.stop()])) };
+  return { name: 'gate-commands', stop: async (deadline) => void (await Promise.all([sender.stop(deadline), retention.stop()])) };
 }

@@ -17,7 +17,7 @@ import type { Mission } from '../../drones/mission-store.ts';
 import { missionIdOf, requestMission, type MissionSettings } from '../../drones/missions.ts';
 import { completeAction, recordActions, type ClaimedAction } from '../action-log.ts';
 import type { ActionHandler } from '../executor.ts';
-import { actionId } from '../planner.ts';
+import { fleetEscalation } from '../fleet-escalation.ts';
 import { RESPONSE_MODULE, type ExecutorContext } from './context.ts';
 
 /** Where the event happened, as a mission target. */
@@ -29,17 +29,16 @@ async function targetOf(client: PoolClient, event: SecurityEvent): Promise<Missi
 }
 
 /**
- * Records an escalate action for a mission's incident, to the first party of the escalation order not yet
- * escalated to for it; its id is derived from the mission and `why`, so it is recorded once.
+ * Records an escalate action for a mission's incident (fleetEscalation: the next party, once per mission and
+ * `why`, however often a dispatch without a drone is retried).
  */
 export async function escalateForMission(client: PoolClient, config: SystemConfig, mission: Pick<Mission, 'id' | 'incident_id' | 'event_id'>, why: string, detail: string, level: string): Promise<boolean> {
   if (mission.incident_id === null || mission.event_id === null) return false;
   const { rows } = await client.query<{ target: string }>(`SELECT DISTINCT target FROM response_actions WHERE incident_id = $1 AND kind = 'escalate'`, [mission.incident_id]);
-  const escalated = new Set(rows.map((r) => r.target));
-  const party = config.escalation_order.find((p) => !escalated.has(p)) ?? config.escalation_order[config.escalation_order.length - 1];
-  if (party === undefined) return false;
+  const escalation = fleetEscalation(config.escalation_order, new Set(rows.map((r) => r.target)), mission.id, why);
+  if (escalation === undefined) return false;
   const recorded = await recordActions(client, [{
-    id: actionId(`${mission.id}:${why}`, 'escalate', party), kind: 'escalate', target: party, event_id: mission.event_id, incident_id: mission.incident_id,
+    id: escalation.id, kind: 'escalate', target: escalation.party, event_id: mission.event_id, incident_id: mission.incident_id,
     level: (['info', 'low', 'medium', 'high', 'critical'].includes(level) ? level : 'high') as 'high', source: 'fleet', reason: `fleet:${detail}`.slice(0, 500), params: {}, muted: false,
   }]);
   return recorded > 0;

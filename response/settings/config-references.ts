@@ -1,6 +1,6 @@
 // Which parties and gates the stored rules name, and where: a PUT /v1/system/config may not remove one
 // that is still named (system-config-rules.ts). Read inside the PUT's transaction.
-import type { PoolClient } from '../../platform/postgres.ts';
+import type { Pool, PoolClient } from '../../platform/postgres.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../processors/maritime/rules/config.ts';
 import { DWELL_LADDER_PARTIES } from '../../schemas/system-config.ts';
 import type { EscalationAction } from '../../schemas/zone.ts';
@@ -18,7 +18,7 @@ function add(uses: Uses, id: string, where: string): void {
  * shape: `{ on_entry|on_dwell|on_exit: { actions: [{ action: 'escalate_to', parties: [...] } | { action:
  * 'lock_gates', gates: [...] }] } }`), each with its zone's name and trigger.
  */
-async function alertRuleTargets(client: PoolClient, action: 'escalate_to' | 'lock_gates', list: 'parties' | 'gates'): Promise<Uses> {
+async function alertRuleTargets(client: Pool | PoolClient, action: 'escalate_to' | 'lock_gates', list: 'parties' | 'gates'): Promise<Uses> {
   const { rows } = await client.query<{ zone: string; trigger: string; id: string }>(
     `SELECT z.name AS zone, t.key AS trigger, target #>> '{}' AS id
        FROM maritime_zone_rules AS r
@@ -35,7 +35,7 @@ async function alertRuleTargets(client: PoolClient, action: 'escalate_to' | 'loc
 }
 
 /** Parties named by alert rules (escalate_to) and by dwell ladders: the site's (stored, or the built-in one) and zones' own. */
-export async function rulesNamingParties(client: PoolClient): Promise<Uses> {
+export async function rulesNamingParties(client: Pool | PoolClient): Promise<Uses> {
   const uses = await alertRuleTargets(client, 'escalate_to', 'parties');
   const { rows: site } = await client.query<{ value: { escalation?: { action: EscalationAction }[] } }>(`SELECT value FROM maritime_site_rules WHERE key = 'dwell_time'`);
   // As withSiteDwellTime reads it: a stored dwell_time without escalation keeps the built-in ladder.

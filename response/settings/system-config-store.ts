@@ -6,6 +6,7 @@ import { inTransaction, type Pool, type PoolClient } from '../../platform/postgr
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfig } from '../../schemas/system-config.ts';
 import { namedWebhooks, systemConfigProblems, type ConfigProblem } from './system-config-rules.ts';
 import { rulesNamingParties, rulesNamingGates } from './config-references.ts';
+import { configWarnings, partyReach, receiverWebhookIds, type ConfigWarning, type PartyReach } from './party-receivers.ts';
 
 export const SYSTEM_CONFIG_CHANGED_CHANNEL = 'pss_system_config_changed';
 
@@ -48,7 +49,8 @@ export interface ConfigAuthor {
   kind: 'api_key' | 'oauth' | 'cli';
 }
 
-export type ReplaceOutcome = { stored: StoredSystemConfig; changed: boolean; problems?: undefined } | { problems: ConfigProblem[] };
+/** Stored (or unchanged), with what is worth knowing about it (party-receivers.ts); or refused with every problem. */
+export type ReplaceOutcome = { stored: StoredSystemConfig; changed: boolean; warnings: ConfigWarning[]; problems?: undefined } | { problems: ConfigProblem[] };
 
 /**
  * Validates the document against what is stored now (webhooks, the rules naming parties and gates) and
@@ -60,13 +62,15 @@ export async function replaceSystemConfig(pool: Pool, config: SystemConfig, by: 
   return inTransaction(pool, async (client) => {
     await client.query('LOCK TABLE system_config IN EXCLUSIVE MODE');
     const current = await readStoredSystemConfig(client);
+    const partiesInUse = await rulesNamingParties(client);
     const problems = systemConfigProblems(config, {
       existingWebhooks: await existingWebhooks(client, namedWebhooks(config)),
-      partiesInUse: await rulesNamingParties(client),
+      partiesInUse,
       gatesInUse: await rulesNamingGates(client),
     });
     if (problems.length > 0) return { problems };
-    if (isDeepStrictEqual(current.config, config)) return { stored: current, changed: false };
+    const warnings = configWarnings(partyReach(config, { activeWebhooks: await activeWebhooks(client, receiverWebhookIds(config)) }, partiesInUse));
+    if (isDeepStrictEqual(current.config, config)) return { stored: current, changed: false, warnings };
     const revision = current.revision + 1;
     const { rows } = await client.query<{ updated_at: Date }>(
       `INSERT INTO system_config (key, document, revision, updated_at) VALUES ('system', $1, $2, now())
@@ -80,8 +84,20 @@ export async function replaceSystemConfig(pool: Pool, config: SystemConfig, by: 
     );
     // Delivered at commit, to every instance's cache (system-config-cache.ts).
     await client.query('SELECT pg_notify($1, $2)', [SYSTEM_CONFIG_CHANGED_CHANNEL, String(revision)]);
-    return { stored: { config, revision, updatedAt: rows[0]?.updated_at ?? null }, changed: true };
+    return { stored: { config, revision, updatedAt: rows[0]?.updated_at ?? null }, changed: true, warnings };
   });
+}
+
+/** Of these webhook ids, those of webhooks that exist and are active: the facts receiversOf (party-receivers.ts) needs. */
+export async function activeWebhooks(db: Pool | PoolClient, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhooks WHERE id = ANY($1::text[]) AND active', [ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** How each party of `config` is reached now: its receivers and what escalates to it (the health component's facts). */
+export async function readPartyReach(db: Pool | PoolClient, config: SystemConfig): Promise<PartyReach[]> {
+  return partyReach(config, { activeWebhooks: await activeWebhooks(db, receiverWebhookIds(config)) }, await rulesNamingParties(db));
 }
 
 async function existingWebhooks(client: PoolClient, ids: string[]): Promise<Set<string>> {

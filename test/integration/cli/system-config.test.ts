@@ -48,7 +48,9 @@ describe('pss config get / set', () => {
 
     const next = { ...DEFAULT_SYSTEM_CONFIG, gates: [{ id: 'G1', name: 'Gate 1' }], incidents: { group_window_minutes: 45, reopen_window_minutes: 10 } };
     const set = await pss(['config', 'set', file('site.yaml', stringifyYaml(next))]);
-    expect(set.stderr).toBe('');
+    // Stored, with a warning for each shipped party: escalations reach them and nobody hears them (issue 33, item 9).
+    expect(set.stderr.trim().split('\n')).toEqual(['supervisor', 'port_authority', 'coast_guard'].map((party, i) =>
+      expect.stringMatching(new RegExp(`^warning: /parties/${i}/webhook_ids party "${party}" \\(.+\\) has no receiver: no webhook_ids, so its escalations are recorded and nobody is told \\(reached by escalation_order; the built-in dwell_time escalation\\)$`))));
     expect(set.status).toBe(0);
     expect(set.stdout).toContain('revision 1');
     expect(JSON.parse((await pss(['config', 'get'])).stdout)).toEqual(next);

@@ -1,6 +1,6 @@
 import { Consumer, MessagesStream } from '@platformatic/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, stuckConsumers, type InRecord } from '../../../platform/kafka/index.ts';
+import { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, KafkaProducer, partitionOfKey, stuckConsumers, type InRecord } from '../../../platform/kafka/index.ts';
 import { topicSpecs } from '../../../platform/topics.ts';
 import { consumeUntil, testKafka, unique, withAdmin } from '../../support/stack.ts';
 
@@ -152,6 +152,59 @@ describe('kafka through platform/kafka/ against the real broker', () => {
       await consumer.stop();
       await withAdmin((admin) => admin.deleteTopics([quiet]));
     }
+  });
+
+  // Issue 33, item 1: after a broker loss a group's commits stood still on some partitions while records
+  // waited beyond them, and the others flowed, so the quiet-stream guard above (the whole stream silent)
+  // never fired and nothing was said. Here the open stream swallows only partition 1's records while
+  // partition 0 keeps delivering: the consumer must see partition 1 standing still, name it (and its group)
+  // in stuckConsumers while it does, reopen the stream and handle every record once.
+  it('a partition that stands still with records waiting while others flow is named, reopened and read, its records once', async () => {
+    const frozen = unique('frozen');
+    await withAdmin((admin) => admin.ensureTopics([{ name: frozen, key: 'k', partitions: 2, config: {}, description: '' }]));
+    const keyOf = (partition: number) => {
+      for (let i = 0; ; i++) if (partitionOfKey(`k${i}`, 2) === partition) return `k${i}`;
+    };
+    const push = MessagesStream.prototype.push;
+    let stalled: unknown;
+    const streams: unknown[] = [];
+    MessagesStream.prototype.push = function (this: MessagesStream<string, Buffer, string, string>, chunk: unknown, encoding?: BufferEncoding) {
+      if (chunk !== null && this === stalled && (chunk as { partition: number }).partition === 1) return true;
+      if (!streams.includes(this)) streams.push(this);
+      return push.call(this, chunk, encoding);
+    };
+    const kafka = testKafka();
+    const group = unique('group');
+    const consumer = new KafkaConsumer(kafka, { groupId: group, topics: [frozen], silentStreamMs: 1_000 });
+    const handled: string[] = [];
+    let flowing = true;
+    let n = 0;
+    const steady = (async () => {
+      while (flowing) {
+        await producer.send([{ topic: frozen, key: keyOf(0), value: `p0-${n++}` }]);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    try {
+      await consumer.run(async (records) => {
+        for (const r of records) handled.push(r.value.toString());
+      });
+      await producer.send([{ topic: frozen, key: keyOf(1), value: 'p1-a' }]);
+      await expect.poll(() => handled.includes('p1-a'), { timeout: 20_000 }).toBe(true);
+      // From now on the open stream swallows partition 1's records; partition 0 keeps flowing.
+      stalled = streams.at(-1);
+      await producer.send([{ topic: frozen, key: keyOf(1), value: 'p1-b' }]);
+      await expect.poll(() => stuckConsumers(kafka).join(' '), { timeout: 30_000, interval: 50 }).toMatch(new RegExp(`${group}: no progress on ${frozen}/1 \\(1 unread`));
+      await expect.poll(() => handled.includes('p1-b'), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => stuckConsumers(kafka), { timeout: 30_000 }).toEqual([]);
+    } finally {
+      flowing = false;
+      await steady;
+      MessagesStream.prototype.push = push;
+      await consumer.stop();
+      await withAdmin((admin) => admin.deleteTopics([frozen]));
+    }
+    expect(handled.filter((v) => v.startsWith('p1-'))).toEqual(['p1-a', 'p1-b']);
   });
 
   it('a reader that commits nothing leaves no offsets behind: its group reads from the start again', async () => {

@@ -157,9 +157,9 @@ describe('the incidents API', () => {
     expect(byChannel.audio_alarm).toMatchObject({ status: 'muted', assigned_to: null });
     expect(detail.escalations.map((e: { party: string }) => e.party).sort()).toEqual(['port_authority', 'supervisor']);
     expect(detail.escalations.find((e: { party: string }) => e.party === 'supervisor')).toMatchObject({
-      action_id: planned[3]!.id, event_id: cause, source: 'level', reason: 'level:high', status: 'done', escalation_event_id: `evt_escalated_${tag}`, webhook_ids: [`wh_a_${tag}`, `wh_b_${tag}`],
+      action_id: planned[3]!.id, event_id: cause, source: 'level', reason: 'level:high', status: 'done', escalation_event_id: `evt_escalated_${tag}`, webhook_ids: [`wh_a_${tag}`, `wh_b_${tag}`], deliveries: 2,
     });
-    expect(detail.escalations.find((e: { party: string }) => e.party === 'port_authority')).toMatchObject({ source: 'ack_timeout', status: 'pending', escalation_event_id: `evt_esc_${tag}`, webhook_ids: [] });
+    expect(detail.escalations.find((e: { party: string }) => e.party === 'port_authority')).toMatchObject({ source: 'ack_timeout', status: 'pending', escalation_event_id: `evt_esc_${tag}`, webhook_ids: [], deliveries: null });
     const other = (await get(`/incidents/${incidents[3]!.id}`)).json.data;
     expect(other.actions.map((a: { id: string }) => a.id)).toEqual([elsewhere.id]);
     expect(other.escalations).toEqual([]);

@@ -176,4 +176,33 @@ describe('system configuration API', () => {
     expectErrorBody(reversed, 422, 'validation_error');
     expect(reversed.json.error.details).toEqual([{ location: 'query', path: '/start_date', message: expect.stringContaining('must not be after end_date') }]);
   });
+
+  it('answers a stored document with a warning for each party an escalation reaches and nobody hears (issue 33, item 9)', async () => {
+    await svc.context.pool.query(`INSERT INTO webhooks (id, name, url, events, secret_sealed, secret_hint, active) VALUES ('wh_off', 'Disabled', 'https://hooks.example.com/off', '{*}', 'sealed', 'abcd', false)`);
+    const next = doc((c) => {
+      (c.parties[0] as { webhook_ids: string[] }).webhook_ids.push('wh_push');
+      (c.parties[1] as { webhook_ids: string[] }).webhook_ids.push('wh_off');
+      c.parties.push({ id: 'harbour_master', name: 'Harbour master', webhook_ids: [], operator_groups: [] });
+      c.escalation_order = ['supervisor', 'port_authority'];
+    });
+    // coast_guard: outside the order, and the site's ladder (stored above) only notifies the supervisor: nothing reaches it.
+    await svc.context.pool.query('INSERT INTO maritime_zone_rules (zone_id, rules) VALUES ($1, $2)', [zoneId, { alert_rules: { on_entry: { alert_level: 'high', actions: [{ action: 'escalate_to', parties: ['harbour_master'] }] } } }]);
+    try {
+      const put = await call(url('/system/config'), writer.key, { method: 'PUT', json: next });
+      expect(put.status).toBe(200);
+      expect(Object.keys(put.json).sort()).toEqual(['data', 'warnings']);
+      expect(put.json.data).toEqual(next);
+      expect(put.json.warnings).toEqual([
+        { code: 'party_without_receiver', path: '/parties/1/webhook_ids', party: 'port_authority', message: 'party "port_authority" (Port authority) has no receiver: none of its webhook_ids (wh_off) is an active webhook, so its escalations are recorded and nobody is told (reached by escalation_order)' },
+        { code: 'party_without_receiver', path: '/parties/3/webhook_ids', party: 'harbour_master', message: 'party "harbour_master" (Harbour master) has no receiver: no webhook_ids, so its escalations are recorded and nobody is told (reached by zone "Config test basin" alert_rules.on_entry)' },
+      ]);
+      expect((await call(url('/system/config'), reader)).json.data).toEqual(next);
+      // The webhook turned on again: the same document, unchanged, warns of the harbour master alone.
+      await svc.context.pool.query(`UPDATE webhooks SET active = true WHERE id = 'wh_off'`);
+      const again = await call(url('/system/config'), writer.key, { method: 'PUT', json: next });
+      expect(again.json.warnings.map((w: { party: string }) => w.party)).toEqual(['harbour_master']);
+    } finally {
+      await svc.context.pool.query('DELETE FROM maritime_zone_rules WHERE zone_id = $1', [zoneId]);
+    }
+  });
 });

@@ -55,3 +55,34 @@ describe('HTTP ingest hand-over to the queue', () => {
     queue.abort();
   });
 });
+
+// Issue 33, item 3: with two of three brokers down nothing can be written, yet every request was held to the
+// 15 s ack timeout before its 503. A stalled queue (oldest batch unacknowledged past PSS_INGEST_STUCK_AFTER_MS)
+// now answers at once, and a request already waiting is answered when the stall is seen.
+describe('HTTP ingest while no write gets through', () => {
+  const stuckConfig = { ingestHttpAckTimeoutMs: 60_000, ingestStuckAfterMs: 5_000 } as Config;
+
+  it('answers 503 at once and takes nothing while the queue is stalled', async () => {
+    let clock = 0;
+    const queue = new ProducerQueue({ send: () => new Promise(() => undefined), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log, now: () => clock });
+    void queue.add(records(10));
+    await tick(5);
+    clock = 6_000;
+    await expect(produce({ config: stuckConfig, queue }, records(10))).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/not taken/) });
+    expect(queue.queued).toBe(10);
+    queue.abort();
+  });
+
+  it('answers a request already waiting as soon as the queue is seen stalled, long before the ack timeout', async () => {
+    let clock = 0;
+    const queue = new ProducerQueue({ send: () => new Promise(() => undefined), maxBatchRecords: 100, lingerMs: 0, maxInFlight: 1, maxQueuedRecords: 1_000, log, now: () => clock });
+    const waiting = produce({ config: stuckConfig, queue }, records(10));
+    let answered = false;
+    waiting.catch(() => undefined).finally(() => (answered = true));
+    await tick(600);
+    expect(answered).toBe(false);
+    clock = 6_000;
+    await expect(waiting).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/no write is getting through/) });
+    queue.abort();
+  });
+});

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { StreamFeed } from '../../../../platform/kafka/consumer.ts';
-import { unreadPartitions } from '../../../../platform/kafka/silent-stream.ts';
+import { readingKey, stalledPartitions, unreadPartitions } from '../../../../platform/kafka/silent-stream.ts';
 
 /** The part of the client's message stream the feed uses: data events, pause and resume. */
 class FakeStream extends EventEmitter {
@@ -65,5 +65,23 @@ describe('unreadPartitions', () => {
 
   it('finds nothing on a quiet topic', () => {
     expect(unreadPartitions([r(0, 10n, 10n), r(1, 0n, 0n)])).toEqual([]);
+  });
+});
+
+describe('stalledPartitions', () => {
+  const r = (partition: number, next: bigint | null, end: bigint) => ({ topic: 't', partition, next, end });
+  const before = (...entries: [number, bigint][]) => new Map(entries.map(([p, next]) => [readingKey({ topic: 't', partition: p }), next]));
+
+  it('names a partition whose read position has not moved while records wait beyond it, whatever the others do', () => {
+    // Partition 0 moved (4 -> 9), 1 stood at 4 with 5 waiting, 2 stood at 7 with nothing to read.
+    expect(stalledPartitions([r(0, 9n, 12n), r(1, 4n, 9n), r(2, 7n, 7n)], before([0, 4n], [1, 4n], [2, 7n]), new Set())).toEqual([r(1, 4n, 9n)]);
+  });
+
+  it('does not judge a partition without an earlier reading, or one whose records are fetched and waiting to be handled', () => {
+    expect(stalledPartitions([r(0, 4n, 9n), r(1, 4n, 9n)], before([1, 4n]), new Set([readingKey({ topic: 't', partition: 1 })]))).toEqual([]);
+  });
+
+  it('does not judge a partition the member has no position on', () => {
+    expect(stalledPartitions([r(0, null, 9n)], before([0, 0n]), new Set())).toEqual([]);
   });
 });
