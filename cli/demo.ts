@@ -55,7 +55,9 @@ export async function demoCommand(args: string[]): Promise<number> {
     stopping = true;
     console.log(`\n${why}: stopping the demo`);
     const timer = setTimeout(() => {
-      log.error({ timeout_ms: config.shutdownTimeoutMs }, 'demo shutdown timed out; exiting');
+      const pending = service.pending();
+      log.error({ timeout_ms: config.shutdownTimeoutMs, pending }, `demo shutdown timed out; exiting while still stopping: ${pending.join(', ') || 'nothing named'}`);
+      file.flushSync();
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
@@ -69,9 +71,9 @@ export async function demoCommand(args: string[]): Promise<number> {
     await gateLane.stop();
     await fleet?.stop();
     await printer.stop();
-    await service.stop();
+    const still = await service.stop();
     file.flushSync();
-    process.exit(0);
+    process.exit(still.length === 0 ? 0 : 1);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
   if (minutes !== undefined) setTimeout(() => void stop(`${minutes} min (--minutes)`), minutes * 60_000).unref();
