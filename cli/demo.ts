@@ -17,8 +17,7 @@ import { demoLogSink } from './demo/demo-log.ts';
 import { issueDemoKey, revokeDemoKey } from './demo/demo-key.ts';
 import { replayLooped } from './demo/demo-replay.ts';
 import { startDemoFleet } from './demo/drone-fleet.ts';
-import { formatEvent, TABLE_HEADER } from './demo/event-table.ts';
-import { ALL_LANES, type LockTaken } from './demo/lane-locks.ts';
+import { formatEvent, formatLockNotice, TABLE_HEADER } from './demo/event-table.ts';
 import { DEMO_GATE, startGateLane } from './demo/gate-lane.ts';
 import { usageLine } from './usage.ts';
 
@@ -45,7 +44,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const printer = await printEvents(service);
   const replay = new AbortController();
   const replayDone = config.roles.includes('ingest') ? replayLooped(service.context, replay.signal).catch((err: unknown) => log.error({ err }, 'demo replay failed')) : Promise.resolve();
-  const gateLane = await startGateLane(service.context, { onLock: (lock) => console.log(lockNotice(lock)) });
+  const gateLane = await startGateLane(service.context, { onLock: (lock) => console.log(formatLockNotice(DEMO_GATE, lock, new Date())) });
   // Four simulated drones: an entry into the naval base (critical) sends one (mission_launched, evidence_captured, mission_completed).
   const fleet = config.roles.includes('processors') ? await startDemoFleet(service.context) : undefined;
 
@@ -120,14 +119,6 @@ async function printEvents(service: RunningService): Promise<KafkaConsumer> {
     }
   });
   return consumer;
-}
-
-function lockNotice(lock: LockTaken): string {
-  const time = new Date().toISOString().slice(11, 19);
-  const what = lock.lane === ALL_LANES
-    ? `${DEMO_GATE} locked: its trucks are turned away`
-    : `${DEMO_GATE}/${lock.lane} locked: its trucks take the other lanes`;
-  return `${time}    lane controller: ${what} (${lock.command_id} from ${lock.issued_by}). gate.commands has no release command: the lock holds until the demo restarts`;
 }
 
 function printBanner(service: RunningService, key: string, revokedEarlier: string[]): void {

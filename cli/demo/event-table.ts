@@ -2,6 +2,7 @@
 // names its zone and the vessel (a drone's event carries the vessel too, but is about the drone); a gate transaction its lane and the truck; anything else (a gate lock,
 // the health of a component, a drone, an incident, an escalation) what it is about and its title.
 import type { SecurityEvent } from '../../schemas/event.ts';
+import { ALL_LANES, type LockTaken } from './lane-locks.ts';
 
 const SEVERITY_MARK: Record<string, string> = { low: '.', medium: '*', high: '!', critical: '!!' };
 const TYPE_WIDTH = 24;
@@ -39,4 +40,11 @@ function vesselEvent(e: SecurityEvent, m: Metadata): [string, string] {
 function aboutSomethingElse(e: SecurityEvent, m: Metadata): [string, string] {
   const where = text(m.component) ?? text(m.gate_id) ?? text(m.party_name) ?? text(m.drone_id) ?? e.location.zone ?? (text(e.source_device) || e.source_module);
   return [where, e.title];
+}
+
+/** The demo lane's own line when it takes a lock: a row of the table, though not an event. */
+export function formatLockNotice(gate: string, lock: LockTaken, at: Date): string {
+  const where = lock.lane === ALL_LANES ? gate : `${gate}/${lock.lane}`;
+  const what = lock.lane === ALL_LANES ? 'trucks are turned away' : 'its trucks take the other lanes';
+  return `${at.toISOString().slice(11, 19)}    ${''.padEnd(11)} ${'lane locked'.padEnd(TYPE_WIDTH)} ${where.padEnd(WHERE_WIDTH)} ${what} (${lock.command_id} from ${lock.issued_by}); no release command exists: locked until the demo restarts`;
 }

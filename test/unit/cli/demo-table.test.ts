@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { demoLogSink, terminalLine } from '../../../cli/demo/demo-log.ts';
-import { formatEvent, TABLE_HEADER } from '../../../cli/demo/event-table.ts';
+import { formatEvent, formatLockNotice, TABLE_HEADER } from '../../../cli/demo/event-table.ts';
 import { healthChangeEvent } from '../../../events/system-health.ts';
 import { createLogger } from '../../../platform/log.ts';
 import type { SecurityEvent } from '../../../schemas/event.ts';
@@ -54,6 +54,22 @@ describe('the demo event table', () => {
     expect(row.split('\n')).toHaveLength(1);
     expect(row.indexOf('incident_created')).toBe(TABLE_HEADER.indexOf('type'));
     expect(row.indexOf('inc_1')).toBe(TABLE_HEADER.indexOf('zone / gate / component'));
+  });
+});
+
+describe('the demo lane\'s lock line', () => {
+  const lock = { command_id: 'cmd_lock_9f', reason: 'zone_entry evt_1', issued_by: 'system:response' };
+
+  it('names the gate of a whole-gate lock, in the table\'s columns', () => {
+    const row = formatLockNotice('gate-north', { ...lock, lane: '*' }, new Date(AT));
+    expect(row).toMatch(/^14:03:07 {4}/);
+    expect(row.indexOf('lane locked')).toBe(TABLE_HEADER.indexOf('type'));
+    expect(row.indexOf('gate-north ')).toBe(TABLE_HEADER.indexOf('zone / gate / component'));
+    expect(row).toContain('trucks are turned away (cmd_lock_9f from system:response); no release command exists: locked until the demo restarts');
+  });
+
+  it('names the lane of a lane lock', () => {
+    expect(formatLockNotice('gate-north', { ...lock, lane: 'lane-2' }, new Date(AT))).toContain('gate-north/lane-2                its trucks take the other lanes');
   });
 });
 
