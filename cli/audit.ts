@@ -5,10 +5,11 @@
 import { loadConfig } from '../app/config.ts';
 import { createPool } from '../platform/postgres.ts';
 import { verifyAuditChain } from '../processors/gate/store.ts';
+import { usageLine } from './usage.ts';
 
 export async function auditCommand(args: string[]): Promise<number> {
   if (args[0] !== 'verify' || args.length > 1) {
-    console.error('usage: pss audit verify');
+    console.error(usageLine('audit'));
     return 2;
   }
   const config = loadConfig();

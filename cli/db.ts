@@ -35,13 +35,13 @@ export class UsageError extends Error {}
 
 export const splitList = (value: string | undefined): string[] | undefined => value?.split(',').map((s) => s.trim()).filter(Boolean);
 
-/** Maps known failures to a message and exit status 2; anything else propagates. */
+/** Maps known failures to a message and exit status 2; anything else propagates (a parseArgs error to main.ts, which adds the usage). */
 export async function asCommand(fn: () => Promise<void>): Promise<number> {
   try {
     await fn();
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof AppError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (err instanceof UsageError || err instanceof AppError) {
       console.error(`pss: ${(err as Error).message}`);
       return 2;
     }

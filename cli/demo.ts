@@ -1,56 +1,81 @@
 // `pss demo` (the README's run command): the service on the local stack with a demo port. It seeds the
-// zones of cli/demo/copenhagen-port.ts, makes a demo API key, replays the real Copenhagen recording
-// through ingest, time-compressed and looped, and prints every security event as it happens.
-import { fileURLToPath } from 'node:url';
-import { readFile } from 'node:fs/promises';
+// zones of cli/demo/copenhagen-port.ts, makes this run's demo API key, replays the real Copenhagen
+// recording through ingest in a loop on the wall clock, drives a gate lane and a drone fleet, and prints
+// every security event as it happens, until Ctrl-C (or --minutes).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createApiKey } from '../api/auth/api-keys.ts';
-import { ZoneStore } from '../processors/maritime/zones/index.ts';
-import { AisChannel } from '../ingest/ais-channel.ts';
-import { ingestRuntime } from '../ingest/runtime.ts';
-import { SyntheticClock } from '../ingest/sources/replay-timing.ts';
+import { pino } from 'pino';
 import { loadConfig } from '../app/config.ts';
-import { KafkaConsumer } from '../platform/kafka/index.ts';
-import { createLogger, type Logger } from '../platform/log.ts';
-import type { SecurityEvent } from '../schemas/event.ts';
-import { DEMO_ZONES } from './demo/copenhagen-port.ts';
-import { driveGateLane } from './demo/gate-lane.ts';
-import { startDemoFleet } from './demo/drone-fleet.ts';
 import { FEATURES } from '../app/features.ts';
 import { startService, type RunningService } from '../app/service.ts';
+import { KafkaConsumer } from '../platform/kafka/index.ts';
+import { createLogger } from '../platform/log.ts';
+import { ZoneStore } from '../processors/maritime/zones/index.ts';
+import { DEMO_ZONES } from './demo/copenhagen-port.ts';
+import { demoLogSink } from './demo/demo-log.ts';
+import { issueDemoKey, revokeDemoKey } from './demo/demo-key.ts';
+import { replayLooped } from './demo/demo-replay.ts';
+import { startDemoFleet } from './demo/drone-fleet.ts';
+import { formatEvent, formatLockNotice, TABLE_HEADER } from './demo/event-table.ts';
+import { DEMO_GATE, startGateLane } from './demo/gate-lane.ts';
+import { usageLine } from './usage.ts';
 
-const RECORDING = fileURLToPath(new URL('../test/fixtures/ais/real-nmea-dma-copenhagen-oresund.txt', import.meta.url));
-/** The recording spans about four minutes (10:45-10:49 UTC); each loop plays it in this many seconds. */
-const LOOP_SECONDS = 24;
-/** Event time runs this much faster than the wall clock, so four recorded minutes take 24 s. */
-const COMPRESSION = 10;
+/** The demo's log file: the terminal is the event table's. */
+export const DEMO_LOG = join(process.env.PSS_HOME ?? join(homedir(), '.cache', 'port-security-service'), 'demo.log');
 
 export async function demoCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { minutes: { type: 'string', default: '10' } } });
-  const config = loadConfig({ PSS_LOG_LEVEL: 'warn', ...process.env });
-  const log = createLogger(config.logLevel);
+  const { values } = parseArgs({ args, options: { minutes: { type: 'string' } } });
+  const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
+  if (minutes !== undefined && !(minutes > 0)) {
+    console.error(`pss demo: --minutes must be a number greater than 0\n${usageLine('demo')}`);
+    return 2;
+  }
+  const config = loadConfig({ PSS_LOG_LEVEL: 'info', ...process.env });
+  const file = pino.destination({ dest: DEMO_LOG, mkdir: true, sync: false });
+  const log = createLogger(config.logLevel, demoLogSink(file, DEMO_LOG, (line) => console.error(line)));
   const service = await startService(config, config.roles, log, FEATURES);
+  const { pool } = service.context;
   await seedZones(service);
-  const key = await createApiKey(service.context.pool, config.environment, { name: 'demo', scopes: ['admin'], expires_in_days: 1 }, 'pss demo');
-  printBanner(service, key.key);
+  const { key, revokedEarlier } = await issueDemoKey(pool, config.environment);
+  printBanner(service, key.key, revokedEarlier);
+  await warnOfFutureReports(service);
 
-  const printer = await printEvents(service, log);
-  const replay = replayLooped(service, Number(values.minutes) * 60_000);
-  const gateLane = new AbortController();
-  driveGateLane(service.context, gateLane.signal);
+  const printer = await printEvents(service);
+  const replay = new AbortController();
+  const replayDone = config.roles.includes('ingest') ? replayLooped(service.context, replay.signal).catch((err: unknown) => log.error({ err }, 'demo replay failed')) : Promise.resolve();
+  const gateLane = await startGateLane(service.context, { onLock: (lock) => console.log(formatLockNotice(DEMO_GATE, lock, new Date())) });
   // Four simulated drones: an entry into the naval base (critical) sends one (mission_launched, evidence_captured, mission_completed).
   const fleet = config.roles.includes('processors') ? await startDemoFleet(service.context) : undefined;
-  const stop = async () => {
+
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${why}: stopping the demo`);
+    const timer = setTimeout(() => {
+      const pending = service.pending();
+      log.error({ timeout_ms: config.shutdownTimeoutMs, pending }, `demo shutdown timed out; exiting while still stopping: ${pending.join(', ') || 'nothing named'}`);
+      file.flushSync();
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    // First, so that no way out of the demo leaves its admin key valid.
+    await revokeDemoKey(pool, key.id).then(
+      () => console.log(`demo API key ${key.id} revoked`),
+      (err: unknown) => log.error({ err, key_id: key.id }, `revoking the demo API key failed: revoke it with pss keys revoke ${key.id}`),
+    );
     replay.abort();
-    gateLane.abort();
+    await replayDone;
+    await gateLane.stop();
     await fleet?.stop();
     await printer.stop();
-    await service.stop();
-    process.exit(0);
+    const still = await service.stop();
+    file.flushSync();
+    process.exit(still.length === 0 ? 0 : 1);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+  if (minutes !== undefined) setTimeout(() => void stop(`${minutes} min (--minutes)`), minutes * 60_000).unref();
   return 0;
 }
 
@@ -62,44 +87,27 @@ async function seedZones(service: RunningService): Promise<void> {
 }
 
 /**
- * Feeds the recording through the ingest path (decoder, validation, Kafka) with a compressed clock: the
- * recording has no per-line times, so each line is stamped by a synthetic clock (as `pss replay --rate`
- * does) whose rate makes one loop span the recording's four minutes of event time, fed in LOOP_SECONDS:
- * event time runs COMPRESSION times faster than the wall clock. Looped, stationary vessels keep reporting
- * and dwell builds up.
+ * Demos before issue 34 stamped reports up to hours ahead of the clock. A vessel's report older than the
+ * one stored is not newer and is dropped, so those vessels stay quiet until the clock passes their time.
  */
-function replayLooped(service: RunningService, forMs: number): AbortController {
-  const controller = new AbortController();
-  const started = Date.now();
-  void (async () => {
-    // A second run continues after the first: its clock starts past the newest report already stored,
-    // which may be ahead of the wall clock (event time runs faster here), so no report counts as late.
-    const { rows } = await service.context.pool.query<{ last: Date | null }>('SELECT max(last_seen_at) AS last FROM maritime_vessel_state');
-    const origin = Math.max(started, (rows[0]?.last?.getTime() ?? 0) + 60_000);
-    const rt = ingestRuntime(service.context);
-    const lines = (await readFile(RECORDING, 'latin1')).split(/\r?\n/);
-    const clock = new SyntheticClock(origin, lines.filter((line) => line.trim() !== '').length / (LOOP_SECONDS * COMPRESSION));
-    const channel = new AisChannel({ source: 'dma-copenhagen-replay', kind: 'replay', queue: rt.queue, records: rt.records, strictTagBlocks: rt.config.aisStrictTagBlocks, fragmentTimeoutMs: rt.config.aisFragmentTimeoutMs, lineTime: () => clock.next() });
-    const slices = LOOP_SECONDS * 4;
-    const perSlice = Math.ceil(lines.length / slices);
-    while (!controller.signal.aborted && Date.now() - started < forMs) {
-      for (let i = 0; i < lines.length && !controller.signal.aborted; i += perSlice) {
-        channel.write(lines.slice(i, i + perSlice).join('\n') + '\n');
-        await sleep(250);
-      }
-    }
-    channel.end();
-    console.log('\nreplay finished; the service keeps running (Ctrl-C to stop)');
-  })().catch((err) => service.context.log.error({ err }, 'demo replay failed'));
-  return controller;
+async function warnOfFutureReports(service: RunningService): Promise<void> {
+  const { rows } = await service.context.pool.query<{ last: Date | null }>('SELECT max(last_seen_at) AS last FROM maritime_vessel_state');
+  const last = rows[0]?.last;
+  if (last == null || last.getTime() <= Date.now() + 60_000) return;
+  console.log(
+    `note: the database holds vessel reports up to ${last.toISOString()}, ahead of the clock (an older demo stamped them in the future);\n` +
+    '      until then the vessels reporting again are older than what is stored and show nothing. A fresh database avoids it\n' +
+    '      (stop the demo, `dropdb -h 127.0.0.1 -U postgres pss`, `npm start` creates it again).\n',
+  );
 }
 
-async function printEvents(service: RunningService, log: Logger): Promise<KafkaConsumer> {
+async function printEvents(service: RunningService): Promise<KafkaConsumer> {
   const consumer = new KafkaConsumer(service.context.kafka, {
     groupId: `${service.context.config.topicPrefix}demo-printer-${process.pid}-${Date.now()}`,
     topics: [service.context.topics.securityEvents],
     startAt: 'latest',
     lingerMs: 0,
+    commitOffsets: false,
   });
   const seen = new Set<string>();
   await consumer.run(async (records) => {
@@ -110,39 +118,29 @@ async function printEvents(service: RunningService, log: Logger): Promise<KafkaC
       console.log(formatEvent(event));
     }
   });
-  log.debug('printing events');
   return consumer;
 }
 
-const SEVERITY_MARK: Record<string, string> = { low: '.', medium: '*', high: '!', critical: '!!' };
-
-export function formatEvent(e: SecurityEvent): string {
-  if (e.source_module === 'gate') {
-    const g = e.metadata as { container_id?: string | null; vehicle_plate?: string | null; status?: string };
-    const what = `${g.container_id ?? '-'} on ${g.vehicle_plate ?? '-'}${e.type === 'gate_transaction_created' ? ` -> ${g.status ?? ''}` : ''}`;
-    return `${e.timestamp.slice(11, 19)} ${(SEVERITY_MARK[e.severity] ?? '').padEnd(2)} ${e.severity.padEnd(8)} ${e.type.padEnd(16)} ${e.source_device.padEnd(26)} ${what}`;
-  }
-  const m = e.metadata as { mmsi?: number; vessel_name?: string | null; dwell_minutes?: number };
-  const vessel = `${m.vessel_name ?? 'unknown'} (${m.mmsi ?? '?'})`;
-  const dwell = m.dwell_minutes ? ` dwell ${m.dwell_minutes} min` : '';
-  return `${e.timestamp.slice(11, 19)} ${(SEVERITY_MARK[e.severity] ?? '').padEnd(2)} ${e.severity.padEnd(8)} ${e.type.padEnd(16)} ${(e.location.zone ?? '').padEnd(26)} ${vessel}${dwell}`;
-}
-
-function printBanner(service: RunningService, key: string): void {
+function printBanner(service: RunningService, key: string, revokedEarlier: string[]): void {
+  const url = service.url ?? '(no api role)';
   console.log(
     [
       '',
-      `Port Security Service demo: ${service.url}`,
-      `  demo API key (admin, 1 day): ${key}`,
-      `  zones:  curl -H "Authorization: Bearer ${key}" ${service.url}/v1/maritime/zones`,
-      `  drones: curl -H "Authorization: Bearer ${key}" ${service.url}/v1/drones/missions`,
-      `  health: ${service.url}/readyz   metrics: ${service.url}/metrics   API: ${service.url}/v1/openapi.json`,
-      `  live event stream (docs/events-and-delivery.md "Live event stream"): npx wscat -c "${service.url?.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
+      `Port Security Service demo: ${url}`,
+      `  demo API key (admin; revoked when the demo stops, expires in a day): ${key}`,
+      ...(revokedEarlier.length === 0 ? [] : [`  (revoked the key${revokedEarlier.length > 1 ? 's' : ''} an earlier demo left valid: ${revokedEarlier.join(', ')})`]),
+      `  zones:  curl -H "Authorization: Bearer ${key}" ${url}/v1/maritime/zones`,
+      `  events: curl -H "Authorization: Bearer ${key}" "${url}/v1/events?per_page=20"`,
+      `  drones: curl -H "Authorization: Bearer ${key}" ${url}/v1/drones/missions`,
+      `  health: ${url}/readyz   metrics: ${url}/metrics   API: ${url}/v1/openapi.json`,
+      `  live event stream (docs/events-and-delivery.md "Live event stream"): npx wscat -c "${url.replace(/^http/, 'ws')}/v1/events/stream?token=${key}"`,
       `    then type: {"type":"subscribe","filters":{"categories":["maritime"],"min_severity":"medium"}}`,
-      `  gate transactions: curl -H "Authorization: Bearer ${key}" "${service.url}/v1/transactions?sort=risk_score"`,
-      `Replaying the Danish Maritime Authority recording of Copenhagen (event time x${COMPRESSION}) and a truck every 4 s at gate-north; events as they happen:`,
+      `  gate transactions: curl -H "Authorization: Bearer ${key}" "${url}/v1/transactions?sort=risk_score"`,
+      `  log: ${DEMO_LOG} (errors also print here)`,
+      `Replaying the Danish Maritime Authority recording of Copenhagen in a loop on the wall clock (4 min a loop),`,
+      `and a truck every 4 s at ${DEMO_GATE}. Ctrl-C stops. Events as they happen:`,
       '',
-      'event time  severity  type             zone / gate lane           vessel / container on plate',
+      TABLE_HEADER,
     ].join('\n'),
   );
 }

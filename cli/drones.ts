@@ -8,6 +8,7 @@ import { createCodec } from '../platform/codec/index.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
+import { usageLine } from './usage.ts';
 
 /** Four docks on the Copenhagen demo port (cli/demo/copenhagen-port.ts): by the cruise terminal, the naval base and the harbour mouth. */
 export const DEFAULT_DOCKS = 'dock-north:12.5990:55.7010,dock-south:12.6050:55.6890,dock-holmen:12.6020:55.6820,dock-east:12.6150:55.6950';
@@ -41,7 +42,7 @@ export async function dronesCommand(args: string[]): Promise<number> {
     },
   });
   if (positionals[0] !== 'simulate') {
-    console.error('usage: pss drones simulate [--docks id:lon:lat,...] [--speed M/S] [--hz 0.5-1] [--station SECONDS] [--drain PERCENT/MIN] [--faults lost_link,low_battery,reject,temporary_reject,no_answer]');
+    console.error(usageLine('drones'));
     return 2;
   }
   const config = loadConfig();

@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api/auth/api-keys.ts';
 import { apiKeyCreateSchema, type ApiKeyCreate } from '../schemas/auth.ts';
 import { UsageError, asCommand, splitList, validated, withDatabase } from './db.ts';
+import { usageLine } from './usage.ts';
 
-const USAGE = 'usage: pss keys create --name NAME --scopes a,b [--expires-in-days N] [--ip-allowlist cidr,...] | pss keys revoke KEY_ID | pss keys list';
+const USAGE = usageLine('keys');
 
 /** Bootstrap without the API (issue 3): the first admin key is made here. Prints JSON; the key is shown once. */
 export async function keysCommand(args: string[]): Promise<number> {

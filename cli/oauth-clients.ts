@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { registerClient } from '../api/auth/clients.ts';
 import { oauthClientCreateSchema, type OAuthClientCreate } from '../schemas/auth.ts';
 import { UsageError, asCommand, splitList, validated, withDatabase } from './db.ts';
+import { usageLine } from './usage.ts';
 
-const USAGE = 'usage: pss oauth-clients create --name N --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--public]';
+const USAGE = usageLine('oauth-clients');
 
 /** Registers an OAuth application; prints client_id and client_secret (shown once) as JSON. */
 export async function oauthClientsCommand(args: string[]): Promise<number> {

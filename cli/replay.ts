@@ -12,12 +12,13 @@ import { createIngestRuntime } from '../ingest/runtime.ts';
 import { replayFile } from '../ingest/sources/file.ts';
 import { createCodec } from '../platform/codec/index.ts';
 import { loadConfig } from '../app/config.ts';
-import { hasRecordedTimes, MAX_LINES_PER_SECOND, parseRate, SyntheticClock, TIME_PROBE_LINES } from '../ingest/sources/replay-timing.ts';
+import { hasRecordedTimes, parseRate, SyntheticClock, TIME_PROBE_LINES } from '../ingest/sources/replay-timing.ts';
 import { KafkaAdmin, KafkaProducer } from '../platform/kafka/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { topicNames, topicSpecs } from '../platform/topics.ts';
+import { usageLine } from './usage.ts';
 
-const USAGE = `usage: pss replay FILE [--speed N | --fast] [--rate N/s] [--source NAME]   (N > 0; speed 1 = recorded speed; rate: lines per second of event time for a recording without per-line times, N, N/s, N/min or N/h, at most ${MAX_LINES_PER_SECOND}/s)`;
+const USAGE = `${usageLine('replay')}   (pss replay --help for the options)`;
 
 export async function replayCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { speed: { type: 'string' }, fast: { type: 'boolean' }, rate: { type: 'string' }, source: { type: 'string' } } });

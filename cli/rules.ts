@@ -7,8 +7,9 @@ import { readSystemConfig, readSystemConfigLocked } from '../response/settings/s
 import { maritimeRulesSchema, RULE_KINDS, type MaritimeRules } from '../schemas/maritime-rules.ts';
 import type { PoolClient } from '../platform/postgres.ts';
 import { UsageError, asCommand, validated, withDatabase } from './db.ts';
+import { usageLine } from './usage.ts';
 
-const USAGE = 'usage: pss rules import FILE.(json|yaml|yml)';
+const USAGE = usageLine('rules');
 
 /**
  * `pss rules import FILE`: the bulk rules document (as PUT /v1/maritime/rules takes it) from a JSON or

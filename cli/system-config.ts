@@ -5,8 +5,9 @@ import { parse as parseYaml } from 'yaml';
 import { readSystemConfig, replaceSystemConfig } from '../response/settings/system-config-store.ts';
 import { systemConfigSchema, type SystemConfig } from '../schemas/system-config.ts';
 import { UsageError, asCommand, validated, withDatabase } from './db.ts';
+import { usageLine } from './usage.ts';
 
-export const SYSTEM_CONFIG_USAGE = 'usage: pss config get | pss config set FILE.(json|yaml|yml)';
+const SYSTEM_CONFIG_USAGE = usageLine('config');
 
 /**
  * `pss config get`: the system configuration in force, as GET /v1/system/config serves it (JSON).

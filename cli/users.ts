@@ -4,8 +4,9 @@ import { hashPassword } from '../api/auth/secrets.ts';
 import { insertOperator } from '../api/auth/oauth-store.ts';
 import { operatorCreateSchema, type OperatorCreate } from '../schemas/auth.ts';
 import { UsageError, asCommand, splitList, validated, withDatabase } from './db.ts';
+import { usageLine } from './usage.ts';
 
-const USAGE = 'usage: pss users create --username U --scopes a,b (--password P | --password-stdin)';
+const USAGE = usageLine('users');
 
 /** Operator accounts: the people who log in on the OAuth consent page. Passwords are hashed with scrypt. */
 export async function usersCommand(args: string[]): Promise<number> {

@@ -6,10 +6,11 @@ import { loadConfig } from '../app/config.ts';
 import { resealSecrets } from '../delivery/webhooks/reseal.ts';
 import { SecretBox } from '../delivery/webhooks/secret-box.ts';
 import { createPool } from '../platform/postgres.ts';
+import { usageLine } from './usage.ts';
 
 export async function webhooksCommand(args: string[]): Promise<number> {
   if (args[0] !== 'reseal' || args.length > 1) {
-    console.error('usage: pss webhooks reseal');
+    console.error(usageLine('webhooks'));
     return 2;
   }
   const config = loadConfig();
