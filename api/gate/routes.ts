@@ -83,7 +83,7 @@ export const gateRoutes: RouteDef[] = [
     tag: 'Gate',
     summary: 'Override the automated decision of a flagged or held transaction (a rejected one with admin)',
     description:
-      'Only flagged or held transactions can be overridden, a rejected one only by a caller with the admin scope; any other status answers 409 resource_conflict naming the transaction and its status. ' +
+      'Only flagged or held transactions can be overridden, a rejected one only by a caller with the admin scope (without it: 403 forbidden, as any missing finer scope); any other status answers 409 resource_conflict. Both name the transaction and its status. ' +
       'Of two overrides racing on one transaction exactly one succeeds. gate_action defaults to open for approved and hold for rejected; the command goes to the gate.commands topic and gate_action_executed is true once Kafka acknowledged it.',
     params: idParams,
     body: overrideBodySchema,
