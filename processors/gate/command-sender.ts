@@ -15,9 +15,10 @@ import { NotifyListener } from '../../platform/notify-listener.ts';
 import { inTransaction, type Pool, type PoolClient } from '../../platform/postgres.ts';
 import { WakeSignal } from '../../platform/wake-signal.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
+import { GATE_COMMAND_ORIGINS } from '../../schemas/gate-transaction.ts';
 import { claimDueGates, claimThrough, expireSentCommands, GATE_COMMANDS_CHANNEL, oldestUnsentSeconds, recordFailed, recordSent, type PendingCommand } from './command-outbox.ts';
 
-const sentTotal = counter('pss_gate_commands_sent_total', 'Gate commands Kafka acknowledged, by origin (decision, override, response)', ['origin']);
+const sentTotal = counter('pss_gate_commands_sent_total', 'Gate commands Kafka acknowledged, by origin (decision, override, response)', ['origin'], { origin: GATE_COMMAND_ORIGINS });
 const failedAttempts = counter('pss_gate_command_failed_attempts_total', 'Gate command sends Kafka did not acknowledge in time (each retried after its delay)');
 const oldestUnsent = gauge('pss_gate_commands_oldest_unsent_seconds', 'Age of the oldest gate command not yet acknowledged by Kafka, at the last sweep');
 
