@@ -7,7 +7,7 @@ import { ingestRuntime } from '../../ingest/runtime.ts';
 import { overrideTransaction } from '../../processors/gate/override.ts';
 import { listTransactions, readTransaction, transactionFilter, transactionQueryProblems } from '../../processors/gate/transaction-list.ts';
 import { AppError } from '../../platform/errors.ts';
-import { dataOf, listOf } from '../../schemas/common.ts';
+import { dataOf, errorBodySchema, listOf } from '../../schemas/common.ts';
 import { gateAppointmentAnswerSchema, gateAppointmentBodySchema } from '../../schemas/gate-appointment.ts';
 import { overrideBodySchema, overrideResultSchema, transactionDetailSchema, transactionListItemSchema, transactionListQuerySchema } from '../../schemas/gate-transaction.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
@@ -88,7 +88,11 @@ export const gateRoutes: RouteDef[] = [
     params: idParams,
     body: overrideBodySchema,
     bodyLimit: 16 * 1024,
-    responses: { 200: { description: 'The override result', schema: dataOf(overrideResultSchema) } },
+    responses: {
+      200: { description: 'The override result', schema: dataOf(overrideResultSchema) },
+      403: { description: 'The credential lacks transactions:write, or the transaction is rejected and the credential lacks admin (forbidden; details: transaction_id, status)', schema: errorBodySchema },
+      409: { description: 'The transaction is neither flagged, held nor rejected: approved, or already overridden (resource_conflict; details: transaction_id, status)', schema: errorBodySchema },
+    },
     handler: async ({ ctx, params, body, principal, res }) => {
       const result = await overrideTransaction(ctx, params.transaction_id, body, { isAdmin: principal.scopes.includes('admin'), credentialId: principal.credentialId });
       sendData(res, 200, result);

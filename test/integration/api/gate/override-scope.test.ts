@@ -44,6 +44,13 @@ describe('override of a rejected transaction', () => {
     expect(detail.audit_trail.map((a: { action: string }) => a.action)).not.toContain('override');
   });
 
+  it('is documented so in the OpenAPI document: 403 for the missing admin, 409 for a status past overriding', async () => {
+    const doc = (await call(`${svc.url}/v1/openapi.json`, undefined)).json;
+    const responses = doc.paths['/v1/transactions/{transaction_id}/override'].post.responses;
+    expect(responses['403'].description).toContain('rejected and the credential lacks admin');
+    expect(responses['409'].description).toContain('already overridden');
+  });
+
   it('goes through with admin; then, overridden, it is 409 for everyone, admin included', async () => {
     const admin = (await svc.key(['admin'])).key;
     const done = await override(admin);
