@@ -28,6 +28,9 @@ export default defineConfig({
     },
     projects: [
       {
+        // vitest's 5 s default stays for unit tests: a unit test waits on nothing slow. Those whose work is a
+        // fixed number of iterations or a big input say so (test/support/work-bounded.ts): their work bounds
+        // them, since a busy machine multiplies their time (issue 33).
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
       },
       lane('integration', ['test/integration/**/*.test.ts', ...CLUSTER]),

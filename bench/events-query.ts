@@ -36,6 +36,8 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const CATEGORIES = ['gate', 'perimeter', 'maritime', 'drone', 'system', 'decision'];
 const SEVERITIES = ['low', 'medium', 'high', 'critical'];
+/** Types of the corpus (bench/support/event-corpus.ts), common and rare. */
+const TYPES = ['zone_entry', 'zone_exit', 'gate_transaction_created', 'motion_detected', 'dwell_threshold', 'ais_gap', 'seal_violation', 'fence_tamper', 'drone_lost_link'];
 /** What analysts type: vessel names and their beginnings, container and device ids, incident words. */
 const SEARCHES = () => [
   pick(CORPUS.nameWords).toLowerCase(),
@@ -55,6 +57,8 @@ const CASES: Case[] = [
   { name: 'no filter (time sort)', query: () => ({}) },
   { name: 'category', query: () => ({ category: random() < 0.7 ? pick(CATEGORIES) : `${pick(CATEGORIES)},${pick(CATEGORIES)}` }) },
   { name: 'severity', query: () => ({ severity: random() < 0.7 ? pick(SEVERITIES) : `${pick(SEVERITIES)},${pick(SEVERITIES)}` }) },
+  // Issue 33's addition: a common type (zone_entry, 17%), a rare one (1%) or two at once.
+  { name: 'type', query: () => ({ type: random() < 0.6 ? pick(TYPES) : `${pick(TYPES)},${pick(TYPES)}` }) },
   { name: 'source_module', query: () => ({ source_module: pick(CORPUS.modules) }) },
   { name: 'zone (name)', query: () => ({ zone: random() < 0.7 ? pick(CORPUS.zones) : pick(CORPUS.sectors) }) },
   { name: 'zone (id)', query: () => ({ zone: `zone_${md5(pick(CORPUS.zones))}` }) },
@@ -68,7 +72,7 @@ const CASES: Case[] = [
   { name: 'page 2-100 (time sort)', query: () => ({ page: String(2 + Math.floor(random() * 99)) }) },
 ];
 /** The same over the whole corpus rather than the default window. */
-const WIDE = ['no filter (time sort)', 'category', 'severity', 'zone (name)', 'requires_action', 'search', 'sort=severity'];
+const WIDE = ['no filter (time sort)', 'category', 'type', 'severity', 'zone (name)', 'requires_action', 'search', 'sort=severity'];
 
 function window(hours: number): Record<string, string> {
   const end = Date.now() - random() * (DAYS * 24 - hours) * 3_600_000;

@@ -2,6 +2,9 @@
 // the dates and their defaults, and the search words. Pure; events/event-list.ts turns it into SQL.
 import { EVENT_CATEGORIES, EVENT_SEVERITIES, type EventCategory, type EventSeverity } from '../schemas/event.ts';
 import type { EventListQuery } from '../schemas/event-api.ts';
+import { EVENT_TYPES, type EventType } from './event-types.ts';
+
+const TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 
 /** Spec "Limits": the default time window is the 24 hours before its end. */
 const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +15,8 @@ export interface EventFilter {
   start: Date;
   end: Date;
   categories?: EventCategory[];
+  /** Event types of the type table (events/event-types.ts); our addition to the spec's filters. */
+  types?: EventType[];
   severities?: EventSeverity[];
   sourceModule?: string;
   /** A zone name (case-insensitive) or a threat zone id. */
@@ -45,7 +50,7 @@ export function eventFilter(query: EventListQuery, now: Date): EventFilter {
 export function filterProblems(query: unknown, now: Date): FilterProblem[] {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const text = (name: string) => (typeof q[name] === 'string' ? (q[name] as string) : undefined);
-  const readable = { category: text('category'), severity: text('severity'), start_date: text('start_date'), end_date: text('end_date'), search: text('search') };
+  const readable = { category: text('category'), type: text('type'), severity: text('severity'), start_date: text('start_date'), end_date: text('end_date'), search: text('search') };
   return read({ ...readable, sort: 'timestamp', order: 'desc', page: 1, per_page: 1 }, now).problems;
 }
 
@@ -64,6 +69,7 @@ function read(query: EventListQuery, now: Date): { filter: EventFilter; problems
     page: query.page,
     perPage: query.per_page,
     categories: query.category === undefined ? undefined : listOf('category', query.category, EVENT_CATEGORIES, problems),
+    types: query.type === undefined ? undefined : listOf('type', query.type, TYPE_NAMES, problems),
     severities: query.severity === undefined ? undefined : listOf('severity', query.severity, EVENT_SEVERITIES, problems),
     sourceModule: query.source_module,
     zone: query.zone,

@@ -65,6 +65,7 @@ export function eventListSql(filter: EventFilter, zone?: ZoneMatch): EventListSq
 function whereClauses(filter: EventFilter, zone: ZoneMatch | undefined, operatorFields: boolean, p: (value: unknown, cast: string) => string): string[] {
   const where = [`e.occurred_at >= ${p(filter.start, 'timestamptz')}`, `e.occurred_at <= ${p(filter.end, 'timestamptz')}`];
   if (filter.categories) where.push(`e.category = ANY(${p(filter.categories, 'text[]')})`);
+  if (filter.types) where.push(`e.type = ANY(${p(filter.types, 'text[]')})`);
   if (filter.severities) where.push(`event_severity_rank(e.severity) = ANY(${p(filter.severities.map(severityRank), 'smallint[]')})`);
   if (filter.sourceModule !== undefined) where.push(`e.source_module = ${p(filter.sourceModule, 'text')}`);
   if (zone) {

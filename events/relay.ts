@@ -12,9 +12,10 @@ import { OutboxPublisher, type OutboxSource } from '../platform/outbox-publisher
 import type { Pool } from '../platform/postgres.ts';
 import type { TopicCodec } from '../platform/codec/index.ts';
 import { eventRecord } from './event-record.ts';
+import { EVENT_TYPES } from './event-types.ts';
 import { claimPending, forgetPublished, oldestPendingSeconds, type PendingEvent } from './outbox.ts';
 
-const published = counter('pss_events_published_total', 'Security events put on the security.events topic', ['type']);
+const published = counter('pss_events_published_total', 'Security events put on the security.events topic', ['type'], { type: Object.keys(EVENT_TYPES) });
 const publishLag = histogram('pss_events_publish_lag_seconds', 'From storing an event to its acknowledgement on the topic', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 30, 120]);
 const oldestPending = gauge('pss_events_oldest_pending_seconds', 'Age of the oldest stored event not yet on the topic, at the last sweep');
 const failures = counter('pss_events_relay_failures_total', 'Relay turns that failed (the events stay in the outbox and are retried)');

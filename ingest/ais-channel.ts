@@ -8,7 +8,7 @@ import type { OutRecord } from '../platform/kafka/index.ts';
 import type { AisRecords } from './ais-records.ts';
 import { AisTally } from './ais-records.ts';
 import { createAisDecoder, createLineSplitter, type AisDecoder, type LineSplitter } from './ais/index.ts';
-import { ingestMetrics } from './metrics.ts';
+import { ingestMetrics, startSourceSeries } from './metrics.ts';
 import type { ProducerQueue } from './producer-queue.ts';
 
 export interface AisChannelOptions {
@@ -53,6 +53,7 @@ export class AisChannel extends Writable {
     super({ highWaterMark: 64 * 1024, decodeStrings: false });
     this.#opts = opts;
     this.source = opts.source;
+    startSourceSeries(opts.source, opts.kind === 'tcp' || opts.kind === 'udp' ? opts.kind : 'other');
     const now = opts.now ?? Date.now;
     this.#now = () => (this.#lineNow ?? now()) + this.#clockOffset;
     this.#decoder = createAisDecoder({

@@ -9,6 +9,7 @@ import type { TopicId } from '../platform/topics.ts';
 import { AisRecords } from './ais-records.ts';
 import { FeedWatch } from './feed-watch.ts';
 import { refusedRecordLetter } from './dead-letter.ts';
+import { startIngestSeries } from './metrics.ts';
 import { ProducerQueue, type ProducerQueueOptions } from './producer-queue.ts';
 import { sendStaticFirst } from './static-first.ts';
 
@@ -50,6 +51,7 @@ export function createIngestRuntime(ctx: RuntimeContext): IngestRuntime {
   const limit = ctx.config.gateLaneSilenceMs;
   const lanes = limit > 0 ? new FeedWatch({ fixedMs: limit, minMs: limit, maxMs: limit }) : undefined;
   const heardLane = lanes === undefined ? undefined : (lane: string) => lanes.heard(lane, Date.now());
+  startIngestSeries(ctx.topics);
   return { config: ctx.config, topics: ctx.topics, codec: ctx.codec, records, queue, now: Date.now, feeds, lanes, heardLane };
 }
 

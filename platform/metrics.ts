@@ -4,19 +4,61 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefault
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'pss_' });
 
-export function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
-  return (registry.getSingleMetric(name) as Counter<string> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
-}
+/**
+ * The values a metric's labels are known to take, e.g. `{ reason: ['invalid', 'unreadable'] }`: every
+ * combination is a series at zero from the start. A labelled metric has no series until its first
+ * increment, and Prometheus cannot tell a series that is absent from one that never counted: a panel
+ * shows "No data" and a rule sees nothing where both should see 0 (issue 33).
+ */
+export type KnownLabels = Record<string, readonly string[]>;
 
-export function gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-  return (registry.getSingleMetric(name) as Gauge<string> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry] });
-}
-
-export function histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[]): Histogram<string> {
-  return (
-    (registry.getSingleMetric(name) as Histogram<string> | undefined) ??
-    new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) })
+/** Every combination of the known values, as label sets. */
+export function labelSets(known: KnownLabels): Record<string, string>[] {
+  return Object.entries(known).reduce<Record<string, string>[]>(
+    (sets, [name, values]) => sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value }))),
+    [{}],
   );
+}
+
+/**
+ * Makes each known label set a series, at zero unless it already has a value: counters and gauges are
+ * added 0 (a value already counted stays), a histogram's set is zeroed only when it has none yet.
+ */
+export function startAtZero(metric: Counter<string> | Gauge<string> | Histogram<string>, known: KnownLabels): void {
+  for (const labels of labelSets(known)) {
+    if (metric instanceof Histogram) {
+      if (!HISTOGRAM_SETS.has(metric)) HISTOGRAM_SETS.set(metric, new Set());
+      const seen = HISTOGRAM_SETS.get(metric) as Set<string>;
+      const key = JSON.stringify(Object.entries(labels).sort());
+      if (!seen.has(key)) metric.zero(labels);
+      seen.add(key);
+    } else {
+      metric.inc(labels, 0);
+    }
+  }
+}
+
+/** The label sets startAtZero gave each histogram, so a second call (a second instance in one process) never zeroes one again. */
+const HISTOGRAM_SETS = new WeakMap<Histogram<string>, Set<string>>();
+
+export function counter(name: string, help: string, labelNames: string[] = [], known?: KnownLabels): Counter<string> {
+  const metric = (registry.getSingleMetric(name) as Counter<string> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
+  if (known) startAtZero(metric, known);
+  return metric;
+}
+
+export function gauge(name: string, help: string, labelNames: string[] = [], known?: KnownLabels): Gauge<string> {
+  const metric = (registry.getSingleMetric(name) as Gauge<string> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry] });
+  if (known) startAtZero(metric, known);
+  return metric;
+}
+
+export function histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[], known?: KnownLabels): Histogram<string> {
+  const metric =
+    (registry.getSingleMetric(name) as Histogram<string> | undefined) ??
+    new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) });
+  if (known) startAtZero(metric, known);
+  return metric;
 }
 
 type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];

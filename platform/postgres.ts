@@ -30,7 +30,7 @@ const NO_ANSWER = 'Query read timeout';
 const CONNECT_TIMEOUTS = ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'];
 const STATEMENT_TIMEOUT = '57014';
 
-const timeouts = counter('pss_postgres_timeouts_total', 'Postgres queries that timed out, by kind (no_answer: the connection did not answer and was dropped; statement: cancelled by statement_timeout)', ['kind']);
+const timeouts = counter('pss_postgres_timeouts_total', 'Postgres queries that timed out, by kind (no_answer: the connection did not answer and was dropped; statement: cancelled by statement_timeout)', ['kind'], { kind: ['no_answer', 'statement'] });
 const conflictRetried = counter('pss_postgres_conflict_retries_total', 'Transactions run again after Postgres rolled them back for a deadlock or serialization failure (callers that opted in)');
 const lostConnections = counter('pss_postgres_connections_lost_total', 'Postgres connections that failed while open (reset, closed by the server), idle or in use');
 

@@ -4,12 +4,13 @@
 import type { Logger } from '../platform/log.ts';
 import { counter, histogram } from '../platform/metrics.ts';
 import { inTransaction, type Pool } from '../platform/postgres.ts';
+import { RESPONSE_ACTION_KINDS } from '../schemas/incident.ts';
 import { claimDueActions, completeAction, failAction, type ClaimedAction } from './action-log.ts';
 import { EventReads, type ActionEffect, type ExecutorContext } from './executors/context.ts';
 import type { ActionKind } from './planner.ts';
 
-const executed = counter('pss_response_actions_total', 'Response actions executed, by kind and outcome (done, retry, given_up, lost_claim)', ['kind', 'outcome']);
-const latency = histogram('pss_response_action_seconds', 'From an action being recorded to its execution, first attempts', ['kind'], [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30]);
+const executed = counter('pss_response_actions_total', 'Response actions executed, by kind and outcome (done, retry, given_up, lost_claim)', ['kind', 'outcome'], { kind: RESPONSE_ACTION_KINDS, outcome: ['done', 'retry', 'given_up', 'lost_claim'] });
+const latency = histogram('pss_response_action_seconds', 'From an action being recorded to its execution, first attempts', ['kind'], [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30], { kind: RESPONSE_ACTION_KINDS });
 
 /**
  * Executes one action and records it done (completeAction) in the same transaction as its effect, so a

@@ -71,6 +71,7 @@ export const eventListQuerySchema = {
   additionalProperties: false,
   properties: {
     category: { type: 'string', minLength: 1, maxLength: 200, description: `Comma-separated: ${EVENT_CATEGORIES.join(', ')}.` },
+    type: { type: 'string', minLength: 1, maxLength: 2000, description: 'Comma-separated event types of the type table, e.g. zone_entry,dwell_threshold (an addition to the spec).' },
     severity: { type: 'string', minLength: 1, maxLength: 200, description: `Comma-separated: ${EVENT_SEVERITIES.join(', ')}.` },
     source_module: { type: 'string', minLength: 1, maxLength: 64 },
     zone: { type: 'string', minLength: 1, maxLength: 128, description: 'A zone name (case-insensitive) or a threat zone id.' },

@@ -23,7 +23,14 @@ export const GATE_LIMITS = {
 
 const id = { type: 'string', minLength: 1, maxLength: GATE_LIMITS.maxIdLength } as const;
 const text = { type: 'string', minLength: 1, maxLength: GATE_LIMITS.maxTextLength } as const;
-const url = { type: 'string', format: 'uri', maxLength: GATE_LIMITS.maxUrlLength } as const;
+/**
+ * An evidence image's address: http or https only (scheme in any case, RFC 3986). The transaction detail
+ * and the webhooks serve it back as sent, and consoles and receivers open it: a `javascript:` or
+ * `data:text/html` URL there would run in whoever clicks it (issue 33). In the schema, so the HTTP ingest
+ * (422), the raw topic (dead letter `reading_invalid`) and the gate.readings record all refuse it.
+ */
+export const EVIDENCE_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+const url = { type: 'string', format: 'uri', pattern: EVIDENCE_URL_PATTERN, maxLength: GATE_LIMITS.maxUrlLength, description: 'http(s) URL of the image' } as const;
 const confidence = { type: 'number', minimum: 0, maximum: 1 } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const weight = { type: 'number', minimum: 0, maximum: GATE_LIMITS.maxWeightKg } as const;

@@ -7,7 +7,7 @@ import { ingestRuntime } from '../../ingest/runtime.ts';
 import { overrideTransaction } from '../../processors/gate/override.ts';
 import { listTransactions, readTransaction, transactionFilter, transactionQueryProblems } from '../../processors/gate/transaction-list.ts';
 import { AppError } from '../../platform/errors.ts';
-import { dataOf, listOf } from '../../schemas/common.ts';
+import { dataOf, errorBodySchema, listOf } from '../../schemas/common.ts';
 import { gateAppointmentAnswerSchema, gateAppointmentBodySchema } from '../../schemas/gate-appointment.ts';
 import { overrideBodySchema, overrideResultSchema, transactionDetailSchema, transactionListItemSchema, transactionListQuerySchema } from '../../schemas/gate-transaction.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
@@ -84,12 +84,16 @@ export const gateRoutes: RouteDef[] = [
     tag: 'Gate',
     summary: 'Override the automated decision of a flagged or held transaction (a rejected one with admin)',
     description:
-      'Only flagged or held transactions can be overridden, a rejected one only by a caller with the admin scope; any other status answers 409 resource_conflict naming the transaction and its status. ' +
+      'Only flagged or held transactions can be overridden, a rejected one only by a caller with the admin scope (without it: 403 forbidden, as any missing finer scope); any other status answers 409 resource_conflict. Both name the transaction and its status. ' +
       'Of two overrides racing on one transaction exactly one succeeds. gate_action defaults to open for approved and hold for rejected; the command goes to the gate.commands topic and gate_action_executed is true once Kafka acknowledged it.',
     params: idParams,
     body: overrideBodySchema,
     bodyLimit: 16 * 1024,
-    responses: { 200: { description: 'The override result', schema: dataOf(overrideResultSchema) } },
+    responses: {
+      200: { description: 'The override result', schema: dataOf(overrideResultSchema) },
+      403: { description: 'The credential lacks transactions:write, or the transaction is rejected and the credential lacks admin (forbidden; details: transaction_id, status)', schema: errorBodySchema },
+      409: { description: 'The transaction is neither flagged, held nor rejected: approved, or already overridden (resource_conflict; details: transaction_id, status)', schema: errorBodySchema },
+    },
     handler: async ({ ctx, params, body, principal, res }) => {
       const result = await overrideTransaction(ctx, params.transaction_id, body, { isAdmin: principal.scopes.includes('admin'), credentialId: principal.credentialId });
       sendData(res, 200, result);

@@ -5,6 +5,7 @@ import type { ReadinessCheck } from '../../platform/readiness.ts';
 import { errorHandler, notFound } from '../../api/http/errors.ts';
 import { healthRoutes } from '../../api/http/health.ts';
 import { requestId } from '../../api/http/request-id.ts';
+import { apiResponseHeaders } from '../../api/http/response-headers.ts';
 
 export interface AppParts {
   log: Logger;
@@ -13,7 +14,7 @@ export interface AppParts {
   routers?: Router[];
 }
 
-/** The express application: request ids, logging, health, the feature routers, then one error shape. */
+/** The express application: request ids, logging, the API's response headers, health, the feature routers, then one error shape. */
 export function createApp(parts: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -32,6 +33,7 @@ export function createApp(parts: AppParts): Express {
       },
     }),
   );
+  app.use(apiResponseHeaders);
   app.use(healthRoutes(parts.readiness));
   for (const router of parts.routers ?? []) app.use(router);
   app.use(notFound);

@@ -13,9 +13,11 @@ import { BINARY_MARKER, BinaryFrameError, decodePosition, encodePosition } from 
 import { TopicSchemas } from './topic-schemas.ts';
 import { bodyOf, frame, isFramed, schemaIdOf } from './wire-format.ts';
 
-type CodecErrorCode =
-  | 'wrong_magic_byte' | 'truncated' | 'unknown_schema_id' | 'unexpected_wire_format' | 'not_json'
-  | 'unknown_format_version' | 'malformed' | 'unexpected_binary_format';
+const CODEC_ERROR_CODES = [
+  'wrong_magic_byte', 'truncated', 'unknown_schema_id', 'unexpected_wire_format', 'not_json',
+  'unknown_format_version', 'malformed', 'unexpected_binary_format',
+] as const;
+type CodecErrorCode = (typeof CODEC_ERROR_CODES)[number];
 
 /** How ais.positions values are written (PSS_POSITION_FORMAT); both are always read. */
 export type PositionFormat = 'json' | 'binary';
@@ -39,7 +41,9 @@ interface Decoded<R, V> {
   failures: { record: R; error: CodecError }[];
 }
 
-const unreadable = counter('pss_topic_values_unreadable_total', 'Record values the codec could not read (skipped by their consumer)', ['topic', 'reason']);
+// Every topic whose values the codec reads (not the raw text topics) with every reason, at zero.
+const DECODED_TOPICS = Object.values(TOPICS).filter((t) => !('text' in t.value)).map((t) => t.name);
+const unreadable = counter('pss_topic_values_unreadable_total', 'Record values the codec could not read (skipped by their consumer)', ['topic', 'reason'], { topic: DECODED_TOPICS, reason: CODEC_ERROR_CODES });
 
 /** Bytes JSON text may start with besides printable characters (RFC 8259 whitespace). */
 const JSON_WHITESPACE = new Set([0x09, 0x0a, 0x0d]);

@@ -3,7 +3,7 @@
 // One file per role: records.ts (shared types), producer.ts, consumer.ts, partition-reader.ts, admin.ts;
 // lag-sampler.ts reads the consumer groups' offsets and lag-status.ts judges them.
 export type { BatchHandler, HeldRecord, InRecord, KafkaOptions, OutRecord } from './records.ts';
-export { KafkaProducer, partitionOfKey } from './producer.ts';
+export { KafkaProducer, RECORD_REFUSAL_CODES, partitionOfKey } from './producer.ts';
 export { CONSUMER_STUCK_AFTER_MS, KafkaConsumer, addRemoteConsumers, addRemoteGroups, consumerGroups, stuckConsumers, type ConsumerGroups, type ConsumerOptions } from './consumer.ts';
 export { KafkaPartitionReader } from './partition-reader.ts';
 export { KafkaAdmin } from './admin.ts';

@@ -137,7 +137,11 @@ export class ConsumerLagSampler {
       endGauge.set(labels, s.end);
       if (s.committed === null) {
         committedGauge.remove(labels);
-        lagGauge.remove(labels);
+        // Nothing committed on a partition nothing was ever written to: nothing is behind (a fresh
+        // deployment's panels and rules see 0, not no data). With records on it, the lag depends on where
+        // the group will start reading, which only its first commit says.
+        if (s.end === 0) lagGauge.set(labels, 0);
+        else lagGauge.remove(labels);
       } else {
         committedGauge.set(labels, s.committed);
         lagGauge.set(labels, Math.max(0, s.end - s.committed));

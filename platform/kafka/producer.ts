@@ -192,7 +192,8 @@ function settle(waiter: SendWaiter, refused: Refusal[]): void {
  * them not retriable). Errors of the cluster (authorization, unknown topic, producer state) are not
  * among them: for those the send fails and the caller retries until an operator mends the cause.
  */
-const RECORD_REFUSALS = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'INVALID_TIMESTAMP']);
+export const RECORD_REFUSAL_CODES = ['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'INVALID_TIMESTAMP'] as const;
+const RECORD_REFUSALS = new Set<string>(RECORD_REFUSAL_CODES);
 
 /** The broker's code when `err` (a client error tree) holds a refusal of a record, else undefined. */
 function refusalCode(err: unknown, depth = 0): string | undefined {

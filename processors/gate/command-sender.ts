@@ -15,9 +15,10 @@ import { OutboxPublisher, sendClaimed, type OutboxSource } from '../../platform/
 import { startRetention } from '../../platform/periodic-job.ts';
 import { inTransaction, type Pool } from '../../platform/postgres.ts';
 import type { TopicCodec } from '../../platform/codec/index.ts';
+import { GATE_COMMAND_ORIGINS } from '../../schemas/gate-transaction.ts';
 import { claimDueGates, claimThrough, expireSentCommands, GATE_COMMANDS_CHANNEL, oldestUnsentSeconds, recordFailed, recordSent, type PendingCommand } from './command-outbox.ts';
 
-const sentTotal = counter('pss_gate_commands_sent_total', 'Gate commands Kafka acknowledged, by origin (decision, override, response)', ['origin']);
+const sentTotal = counter('pss_gate_commands_sent_total', 'Gate commands Kafka acknowledged, by origin (decision, override, response)', ['origin'], { origin: GATE_COMMAND_ORIGINS });
 const failedAttempts = counter('pss_gate_command_failed_attempts_total', 'Gate command sends Kafka did not acknowledge in time (each retried after its delay)');
 const oldestUnsent = gauge('pss_gate_commands_oldest_unsent_seconds', 'Age of the oldest gate command not yet acknowledged by Kafka, at the last sweep');
 

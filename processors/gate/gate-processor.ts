@@ -15,6 +15,7 @@ import { inTransaction } from '../../platform/postgres.ts';
 import { storeEvents } from '../../events/store.ts';
 import type { GateAppointment } from '../../schemas/gate-appointment.ts';
 import type { GateReadingRecord } from '../../schemas/gate-reading.ts';
+import { TRANSACTION_STATUSES } from '../../schemas/gate-transaction.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { AuditEntry } from './audit-chain.ts';
 import { bookingRequired } from './appointment-policy.ts';
@@ -27,7 +28,7 @@ import { appendAudit, deleteAppointments, insertTransactions, loadAppointments, 
 import { buildTransaction, type DecideOptions, type NewTransaction } from './transaction.ts';
 import type { Config } from '../../platform/config.ts';
 
-const readingsDecided = counter('pss_gate_transactions_total', 'Gate transactions created, by status', ['status']);
+const readingsDecided = counter('pss_gate_transactions_total', 'Gate transactions created, by status', ['status'], { status: TRANSACTION_STATUSES.filter((s) => s !== 'overridden') });
 const duplicates = counter('pss_gate_duplicate_readings_total', 'Gate readings skipped because their reading_id already has a transaction');
 const unreadable = counter('pss_gate_unreadable_total', 'Records on gate.readings or gate.appointments that could not be read and were skipped', ['topic']);
 const appointmentsLate = counter('pss_gate_appointments_wait_exceeded_total', 'Reading batches decided before the appointments group had stored every booking on gate.appointments (waited the bound, or the broker could not say)');

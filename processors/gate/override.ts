@@ -22,11 +22,24 @@ export function defaultGateAction(decision: OverrideDecision): GateAction {
   return decision === 'approved' ? 'open' : 'hold';
 }
 
-/** undefined when the override may go ahead; else the conflict message (spec: names the transaction and its status). */
-export function overrideRefusal(id: string, status: string, isAdmin: boolean): string | undefined {
+/** Why an override may not go ahead; its message names the transaction and its status (spec). */
+export interface OverrideRefusal {
+  /**
+   * forbidden (403) when only the caller's scopes stand in the way: a rejected transaction, which a caller
+   * with admin may override. The same request with another credential would succeed, so it is not a
+   * conflict with the transaction's state (409, which resubmitting cannot resolve for this caller either):
+   * it is the answer of every route to a missing finer scope (requireScope, docs/api.md "Errors").
+   * resource_conflict (409) when no caller may: the status is past overriding.
+   */
+  code: 'forbidden' | 'resource_conflict';
+  message: string;
+}
+
+/** undefined when the override may go ahead; else the refusal. */
+export function overrideRefusal(id: string, status: string, isAdmin: boolean): OverrideRefusal | undefined {
   if (status === 'flagged' || status === 'held') return undefined;
-  if (status === 'rejected') return isAdmin ? undefined : `Transaction ${id} is rejected: only a caller with the admin scope can override a rejected transaction`;
-  return `Transaction ${id} is ${status}: only flagged or held transactions can be overridden`;
+  if (status === 'rejected') return isAdmin ? undefined : { code: 'forbidden', message: `Transaction ${id} is rejected: overriding a rejected transaction requires the admin scope` };
+  return { code: 'resource_conflict', message: `Transaction ${id} is ${status}: only flagged or held transactions can be overridden` };
 }
 
 /** How long after the override's own attempt should have ended the senders may try its command. */
@@ -46,7 +59,7 @@ export async function overrideTransaction(ctx: Pick<ServiceContext, 'pool' | 're
     const row = rows[0];
     if (!row) throw new AppError('not_found', `Transaction ${id} does not exist`);
     const refusal = overrideRefusal(id, row.status, caller.isAdmin);
-    if (refusal !== undefined) throw new AppError('resource_conflict', refusal, { transaction_id: id, status: row.status });
+    if (refusal !== undefined) throw new AppError(refusal.code, refusal.message, { transaction_id: id, status: row.status });
     const result: OverrideResult = {
       id, status: 'overridden', previous_decision: row.decision, new_decision: body.decision, overridden_by: body.operator_id,
       overridden_at: overriddenAt, reason: body.reason, gate_action: gateAction, gate_action_executed: false,

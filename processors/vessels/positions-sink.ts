@@ -17,7 +17,7 @@ import { daysAhead, daysOf, keepFromDay, isRetained, positionRow, splitByVessel,
 import { createPartitions, insertPositions, partitionDays, updateLastPositions } from './vessel-store.ts';
 
 const stored = counter('pss_vessel_positions_stored_total', 'Positions stored in PostGIS (re-read ones not counted)');
-const skipped = counter('pss_vessel_positions_skipped_total', 'Position records not stored, by reason', ['reason']);
+const skipped = counter('pss_vessel_positions_skipped_total', 'Position records not stored, by reason', ['reason'], { reason: ['unreadable', 'invalid', 'no_position_or_future', 'past_retention'] });
 const batchSeconds = histogram('pss_vessel_positions_batch_seconds', 'Time to store one batch of positions', [], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
 
 const isPosition = compileSchema<VesselPosition>(vesselPositionSchema);

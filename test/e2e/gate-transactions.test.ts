@@ -307,10 +307,11 @@ describe('gate transactions end to end', () => {
     const held = await override(txOf('held2'), writer, { ...ok, decision: 'rejected' });
     expect(held.json.data).toMatchObject({ previous_decision: 'manual_review', new_decision: 'rejected', gate_action: 'hold', gate_action_executed: true });
 
-    // Any other status: resource_conflict naming the transaction and its status.
-    for (const [name, status] of [['clean', 'approved'], ['flagged2', 'overridden'], ['rejected', 'rejected']] as const) {
+    // Any other status: resource_conflict naming the transaction and its status; a rejected one without
+    // admin: forbidden, as any missing finer scope (issue 33), naming them too.
+    for (const [name, status, code] of [['clean', 'approved', 'resource_conflict'], ['flagged2', 'overridden', 'resource_conflict'], ['rejected', 'rejected', 'forbidden']] as const) {
       const res = await override(txOf(name), writer, ok);
-      expectErrorBody(res, 409, 'resource_conflict');
+      expectErrorBody(res, code === 'forbidden' ? 403 : 409, code);
       expect(res.json.error.message).toContain(txOf(name));
       expect(res.json.error.message).toContain(status);
     }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED_WAITING } from '../../support/work-bounded.ts';
 
 const PSS = fileURLToPath(new URL('../../../bin/pss.js', import.meta.url));
 
@@ -8,7 +9,8 @@ function pss(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [PSS, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
 }
 
-describe('the pss command', () => {
+// Each test starts the CLI in a node process of its own (spawnSync ends it after 30 s): fixed work, a wait.
+describe('the pss command', WORK_BOUNDED_WAITING, () => {
   it('exits non-zero naming a malformed setting', () => {
     const run = pss(['config'], { PSS_HTTP_PORT: '99999' });
     expect(run.status).toBe(78);

@@ -55,6 +55,12 @@ describe('eventFilter', () => {
     expect(filter).toMatchObject({ categories: ['gate', 'perimeter'], severities: ['high'], searchWords: ['crown', 'of'] });
     expect(eventFilter(query(), NOW).categories).toBeUndefined();
   });
+
+  it('reads a comma-separated list of event types of the type table (issue 33)', () => {
+    expect(eventFilter(query({ type: 'zone_entry, dwell_threshold,zone_entry' }), NOW).types).toEqual(['zone_entry', 'dwell_threshold']);
+    expect(eventFilter(query(), NOW).types).toBeUndefined();
+    expect(filterProblems({ type: 'zone_entry,zone_party,ZONE_EXIT' }, NOW)).toEqual([{ path: '/type', message: expect.stringMatching(/^unknown type "zone_party", "ZONE_EXIT"; valid values: gate_transaction_created, ocr_mismatch, .* \(comma-separated\)$/) }]);
+  });
 });
 
 describe('filterProblems', () => {

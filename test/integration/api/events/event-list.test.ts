@@ -130,6 +130,7 @@ describe('GET /v1/events against the stored rows', () => {
       const t = Date.parse(e.timestamp);
       return t >= start && t <= end &&
         (q.category === undefined || q.category.split(',').includes(e.category)) &&
+        (q.type === undefined || q.type.split(',').includes(e.type)) &&
         (q.severity === undefined || q.severity.split(',').includes(e.severity)) &&
         (q.source_module === undefined || e.source_module === q.source_module) &&
         (q.zone === undefined || e.location.zone?.toLowerCase() === q.zone.toLowerCase() || (zone !== undefined && (e.metadata.zone_id === zone.id || e.location.zone === zone.name))) &&
@@ -174,6 +175,8 @@ describe('GET /v1/events against the stored rows', () => {
     expect(await expectServed(inWindow())).toBe(240);
     const alone: Query[] = [
       ...EVENT_CATEGORIES.map((category) => ({ category })),
+      // Our addition (issue 33): the types of the corpus one by one, two at once, and one stored nowhere in it.
+      ...TYPES.map(({ type }) => ({ type })), { type: 'zone_exit,seal_violation' }, { type: 'fence_tamper' },
       ...EVENT_SEVERITIES.map((severity) => ({ severity })),
       ...Object.values(modules).map((source_module) => ({ source_module })),
       { zone: zones[0]!.name }, { zone: zones[0]!.name.toUpperCase() }, { zone: zones[0]!.id }, { zone: zones[1]!.id }, { zone: `north FENCE ${tag}` }, { zone: 'Nowhere' },
@@ -181,7 +184,7 @@ describe('GET /v1/events against the stored rows', () => {
       { incident_id: `inc_a_${tag}` }, { incident_id: `inc_b_${tag}` }, { assigned_to: `officer_${tag}` },
       { start_date: iso(base + 2 * DAY), end_date: iso(base + 3 * DAY) },
     ];
-    for (const q of alone) expect(await expectServed(inWindow(q)), JSON.stringify(q)).toBeGreaterThan(q.zone === 'Nowhere' ? -1 : 0);
+    for (const q of alone) expect(await expectServed(inWindow(q)), JSON.stringify(q)).toBeGreaterThan(q.zone === 'Nowhere' || q.type === 'fence_tamper' ? -1 : 0);
   });
 
   it('finds a renamed zone\'s events by its id and by its new name, and only those under the old name by that', async () => {
@@ -202,6 +205,8 @@ describe('GET /v1/events against the stored rows', () => {
       { incident_id: `inc_b_${tag}`, requires_action: 'false' },
       { assigned_to: `officer_${tag}`, category: 'maritime' },
       { category: 'gate', source_module: modules.zones },
+      { type: 'zone_entry', severity: 'critical', zone: zones[0]!.name },
+      { type: 'zone_entry,auto_rejected', category: 'decision', requires_action: 'true' },
     ];
     for (const q of combos) await expectServed(inWindow(q));
   });
@@ -291,6 +296,8 @@ describe('GET /v1/events against the stored rows', () => {
       ]),
     );
     expect(await details({ category: 'Gate,' })).toEqual([{ location: 'query', path: '/category', message: expect.stringContaining('unknown category "Gate", ""') }]);
+    // type, like category: every unknown value named, then the valid ones (the type table).
+    expect(await details({ type: 'zone_entry,zone_party,Zone_Exit' })).toEqual([{ location: 'query', path: '/type', message: expect.stringMatching(/^unknown type "zone_party", "Zone_Exit"; valid values: gate_transaction_created, .*zone_entry, .*\(comma-separated\)$/) }]);
     expect(await details({ start_date: 'yesterday', end_date: '2026-02-30' })).toEqual([
       { location: 'query', path: '/end_date', message: expect.stringContaining('ISO 8601') },
       { location: 'query', path: '/start_date', message: expect.stringContaining('ISO 8601') },

@@ -181,6 +181,8 @@ describe('bad input on every operation of the OpenAPI document', () => {
     expect(ops.length).toBeGreaterThanOrEqual(17);
     // Routes without a body are covered by being served: the query, path and credential cases (issue 25: the health).
     expect(ops.map((o) => `${o.method} ${o.path}`)).toContain('get /v1/system/health');
+    // Each query parameter gets its cases: the events list's `type` filter (issue 33) among them.
+    expect(ops.find((o) => o.method === 'get' && o.path === '/v1/events')?.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['category', 'type', 'severity']));
     const missing = ops.filter((o) => BODY_METHODS.has(o.method) && !o.path.startsWith('/oauth/') && VALID_BODIES[`${o.method.toUpperCase()} ${o.path}`] === undefined);
     expect(missing, 'every operation with a body needs a valid body in VALID_BODIES').toEqual([]);
     const failures: string[] = [];
@@ -206,6 +208,8 @@ describe('bad input on every operation of the OpenAPI document', () => {
       return answer.json.error.details as unknown[];
     };
     expect(await details(send('/v1/maritime/zones?page=1e300'))).toEqual([{ location: 'query', path: '/page', message: 'must be <= 1000000' }]);
+    expect(await details(send('/v1/events?type=zone_entry,nope'))).toEqual([{ location: 'query', path: '/type', message: expect.stringContaining('unknown type "nope"; valid values: ') }]);
+    expect(await details(send(`/v1/events?type=${'zone_entry,'.repeat(200)}`))).toEqual(expect.arrayContaining([{ location: 'query', path: '/type', message: 'must NOT have more than 2000 characters' }]));
     expect(await details(send('/v1/maritime/zones/a%00b'))).toEqual([{ location: 'params', path: '/zone_id', message: expect.stringContaining('control') }]);
     expect(await details(send('/v1/auth/api-keys', JSON.stringify({ name: 'a\u0000b', scopes: ['events:read'] })))).toEqual([{ location: 'body', path: '/name', message: expect.stringContaining('NUL') }]);
     expect(await details(send('/v1/maritime/zones', JSON.stringify({ ...ZONE, name: 'x\ud800' })))).toEqual([{ location: 'body', path: '/name', message: expect.stringContaining('surrogate') }]);

@@ -98,6 +98,13 @@ describe('HTTP ingest', () => {
     expect(res.json.error.details.rejected).toEqual([{ index: 1, reason: 'reading_invalid', detail: expect.stringContaining('/reading_id is required') }]);
   });
 
+  it('answers 422 for a reading whose evidence URL is not http(s), naming the field (regression: javascript: URLs were kept)', async () => {
+    const res = await call(url('/ingest/gate'), sensor.key, { method: 'POST', json: reading({ reading_id: 'r-js', vehicle: { plate: 'AB123CD', plate_image_url: 'javascript:alert(document.cookie)' } }) });
+    expectErrorBody(res, 422, 'validation_error');
+    expect(res.json.error.details.accepted).toEqual([]);
+    expect(res.json.error.details.rejected).toEqual([{ index: 0, reason: 'reading_invalid', detail: expect.stringContaining('/vehicle/plate_image_url must match pattern') }]);
+  });
+
   it('refuses bodies it cannot read: wrong media type, wrong shape, too many items, broken JSON', async () => {
     expectErrorBody(await call(url('/ingest/gate'), sensor.key, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'unsupported_media_type');
     expectErrorBody(await call(url('/ingest/ais'), sensor.key, { method: 'POST', json: { lines: [POSITION] } }), 422, 'validation_error');

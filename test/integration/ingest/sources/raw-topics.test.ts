@@ -126,10 +126,15 @@ describe('the raw topics', () => {
     await producer.send([
       { topic: topics.gateReadingsRaw, key: 'gate-north', value: JSON.stringify(reading({ reading_id: 'raw-1' })), headers: { source: 'lane-controller-2' } },
       { topic: topics.gateReadingsRaw, key: 'gate-north', value: '{"reading_id": ' },
+      // Regression (issue 33): an evidence URL of another scheme than http(s) went through to the transaction.
+      { topic: topics.gateReadingsRaw, key: 'gate-north', value: JSON.stringify(reading({ reading_id: 'raw-js', inspection: { images: [{ type: 'front', url: 'data:text/html,<script>alert(1)</script>', captured_at: '2025-03-01T08:29:57Z' }] } })) },
     ]);
     const readings = await readTopic(topics.gateReadings, 1);
     expect(readings.map((r) => [r.key, value(r).reading_id, value(r).source])).toEqual([['gate-north', 'raw-1', 'lane-controller-2']]);
-    const letters = (await readTopic(topics.deadLetter, 2)).map(value).filter((l) => l.feed === 'gate');
-    expect(letters).toMatchObject([{ reason: 'invalid_json', source: 'gate.readings.raw', raw: ['{"reading_id": '] }]);
+    const letters = (await readTopic(topics.deadLetter, 3)).map(value).filter((l) => l.feed === 'gate');
+    expect(letters).toMatchObject([
+      { reason: 'invalid_json', source: 'gate.readings.raw', raw: ['{"reading_id": '] },
+      { reason: 'reading_invalid', source: 'gate.readings.raw', detail: expect.stringContaining('/inspection/images/0/url must match pattern') },
+    ]);
   });
 });

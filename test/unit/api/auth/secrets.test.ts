@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED_WAITING } from '../../../support/work-bounded.ts';
 import { PREFIXES, hashPassword, idOf, matches, mint, verifyPassword } from '../../../../api/auth/secrets.ts';
 
 describe('issued secrets', () => {
@@ -21,7 +22,8 @@ describe('issued secrets', () => {
 });
 
 describe('operator passwords', () => {
-  it('are hashed with scrypt and a salt, and verified', async () => {
+  // Three scrypt hashes and two checks (N = 32768) on the thread pool: fixed work, but a wait.
+  it('are hashed with scrypt and a salt, and verified', WORK_BOUNDED_WAITING, async () => {
     const hash = await hashPassword('harbour master 2024');
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(hash).not.toContain('harbour');

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED, WORK_BOUNDED_WAITING } from '../../../support/work-bounded.ts';
 import { openApiDocument, scopeTable, toOpenApi } from '../../../../api/http/openapi.ts';
 import { apiRoutes } from '../../../../app/v1-routes.ts';
 import { FEATURES } from '../../../../app/features.ts';
@@ -26,7 +27,7 @@ function schemasOf(document: typeof doc): unknown[] {
 }
 
 describe('the OpenAPI document', () => {
-  it('validates as OpenAPI 3.1', async () => {
+  it('validates as OpenAPI 3.1', WORK_BOUNDED_WAITING, async () => {
     const validator = new Validator();
     const result = await validator.validate(doc);
     expect(result.errors).toBeUndefined();
@@ -44,7 +45,7 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/oauth/authorize']?.get).toBeDefined();
   });
 
-  it('uses schemas that are valid JSON Schema 2020-12', () => {
+  it('uses schemas that are valid JSON Schema 2020-12', WORK_BOUNDED, () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     const schemas = schemasOf(doc).filter((s) => !(typeof s === 'object' && s !== null && '$ref' in s));
     expect(schemas.length).toBeGreaterThan(5);

@@ -3,6 +3,7 @@
 // behind valid checksums. The decoder must not throw, must not need its last-resort `decoder_error`,
 // and everything it returns must match the JSON Schemas.
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../support/work-bounded.ts';
 import { createAisDecoder } from '../../../../ingest/ais/index.ts';
 import type { AisDecodeResult } from '../../../../schemas/ais.ts';
 import { decodeLog, fixtureLogs, readLog, schemaErrors } from './fixtures.ts';
@@ -71,27 +72,27 @@ const REAL_SENTENCES = fixtureLogs()
   .filter((line) => /VD[MO],/.test(line));
 
 describe('fuzzing the decoder', () => {
-  it('survives random bytes, as lines and as chunks', () => {
+  it('survives random bytes, as lines and as chunks', WORK_BOUNDED, () => {
     const rand = prng(1);
     const inputs = Array.from({ length: 5000 }, () => randomBytes(rand, Math.floor(rand() * 200)));
     expect(fuzz(inputs).problems).toEqual([]);
   });
 
-  it('survives NMEA-shaped noise, strict and lenient about tag blocks', () => {
+  it('survives NMEA-shaped noise, strict and lenient about tag blocks', WORK_BOUNDED, () => {
     const rand = prng(2);
     const inputs = Array.from({ length: 20_000 }, () => nmeaNoise(rand, 1 + Math.floor(rand() * 40)));
     expect(fuzz(inputs, { strictTagBlocks: true }).problems).toEqual([]);
     expect(fuzz(inputs, { strictTagBlocks: false }).problems).toEqual([]);
   });
 
-  it('survives every truncation of real sentences', () => {
+  it('survives every truncation of real sentences', WORK_BOUNDED, () => {
     const sample = REAL_SENTENCES.filter((_, i) => i % 25 === 0);
     const inputs = sample.flatMap((line) => Array.from({ length: line.length }, (_, n) => line.slice(0, n)));
     expect(inputs.length).toBeGreaterThan(10_000);
     expect(fuzz(inputs).problems).toEqual([]);
   });
 
-  it('survives real sentences with a character changed, with the checksum fixed up half the time', () => {
+  it('survives real sentences with a character changed, with the checksum fixed up half the time', WORK_BOUNDED, () => {
     const rand = prng(3);
     const inputs = Array.from({ length: 20_000 }, () => {
       const line = pick(rand, REAL_SENTENCES);
@@ -105,7 +106,7 @@ describe('fuzzing the decoder', () => {
     expect(fuzz(inputs).problems).toEqual([]);
   });
 
-  it('decodes random payloads of every type and length behind valid checksums into schema-valid results', () => {
+  it('decodes random payloads of every type and length behind valid checksums into schema-valid results', WORK_BOUNDED, () => {
     const rand = prng(4);
     const inputs = Array.from({ length: 30_000 }, () => {
       const length = Math.floor(rand() * 80);
@@ -120,7 +121,7 @@ describe('fuzzing the decoder', () => {
     expect(outcome.results).toBeGreaterThanOrEqual(inputs.length);
   });
 
-  it('survives random fragment headers without growing past its pending-group bound', () => {
+  it('survives random fragment headers without growing past its pending-group bound', WORK_BOUNDED, () => {
     const rand = prng(5);
     const inputs = Array.from({ length: 20_000 }, () => {
       const total = 1 + Math.floor(rand() * 9);
@@ -133,7 +134,7 @@ describe('fuzzing the decoder', () => {
     expect(outcome.pending).toBe(0);
   });
 
-  it('decodes every fixture log without a decoder_error', () => {
+  it('decodes every fixture log without a decoder_error', WORK_BOUNDED, () => {
     const errors = fixtureLogs().flatMap((name) => decodeLog(name)).filter((r) => r.kind === 'reject' && r.reason === 'decoder_error');
     expect(errors).toEqual([]);
   });

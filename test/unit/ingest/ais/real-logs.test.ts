@@ -1,6 +1,7 @@
 // Every real log in test/fixtures/ais decoded whole: the mix of results is pinned per file (so a
 // change in behaviour shows up here), and every result matches its JSON Schema.
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../support/work-bounded.ts';
 import type { AisDecodeResult } from '../../../../schemas/ais.ts';
 import { decodeLog, fixtureLogs, readLog, schemaErrors } from './fixtures.ts';
 
@@ -20,7 +21,7 @@ describe('the real fixture logs', () => {
     expect(decoded.size).toBe(15);
   });
 
-  it('decode to results that all match their JSON Schemas', () => {
+  it('decode to results that all match their JSON Schemas', WORK_BOUNDED, () => {
     const errors = [...decoded.values()].flat().flatMap(schemaErrors);
     expect(errors).toEqual([]);
   });

@@ -82,4 +82,37 @@ describe('gate readings', () => {
     expect(processGateItem(reading({ container: { seal: { confidence: -0.1 } } }), ctx).accepted).toBe(false);
     expect(processGateItem(reading({ container: { iso_type: '22g1' } }), ctx).accepted).toBe(false);
   });
+
+  /** The reading with `url` as the evidence URL at `at` (one of the five places a reading holds one). */
+  const withUrl = (at: string, url: string) => {
+    const r = reading();
+    const base = r as { vehicle: Record<string, unknown>; container: { seal: Record<string, unknown> } & Record<string, unknown>; inspection: { damage_regions: Record<string, unknown>[]; images: Record<string, unknown>[] } };
+    if (at === '/vehicle/plate_image_url') base.vehicle.plate_image_url = url;
+    if (at === '/container/ocr_image_url') base.container.ocr_image_url = url;
+    if (at === '/container/seal/seal_image_url') base.container.seal.seal_image_url = url;
+    if (at === '/inspection/damage_regions/0/image_url') base.inspection.damage_regions[0]!.image_url = url;
+    if (at === '/inspection/images/0/url') base.inspection.images[0]!.url = url;
+    return r;
+  };
+  const URL_PLACES = ['/vehicle/plate_image_url', '/container/ocr_image_url', '/container/seal/seal_image_url', '/inspection/damage_regions/0/image_url', '/inspection/images/0/url'];
+
+  it('dead-letters an evidence URL of any scheme but http(s) as reading_invalid, naming the field (regression: javascript: was served back)', () => {
+    const schemes = ['javascript:alert(document.domain)', 'JavaScript://%0aalert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'ftp://cams.example/1.jpg', 'vbscript:msgbox(1)'];
+    for (const at of URL_PLACES) {
+      for (const url of schemes) {
+        const outcome = processGateItem(withUrl(at, url), ctx);
+        expect(outcome, `${at} = ${url}`).toMatchObject({ accepted: false, reason: 'reading_invalid', detail: expect.stringContaining(`${at} must match pattern`) });
+      }
+    }
+  });
+
+  it('accepts http and https evidence URLs, the scheme in any case', () => {
+    for (const at of URL_PLACES) {
+      for (const url of ['http://10.0.0.7/cam/1.jpg', 'https://cams.example/x.jpg?t=1', 'HTTPS://CAMS.EXAMPLE/X.JPG']) {
+        const outcome = processGateItem(withUrl(at, url), ctx);
+        expect(outcome.accepted, `${at} = ${url}`).toBe(true);
+        if (outcome.accepted) expect(validRecord(valueOf(outcome.record)), `${at} = ${url} in gate.readings`).toBe(true);
+      }
+    }
+  });
 });

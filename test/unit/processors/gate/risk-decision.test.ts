@@ -162,9 +162,11 @@ describe('override rules', () => {
     expect(overrideRefusal('gtx_1', 'flagged', false)).toBeUndefined();
     expect(overrideRefusal('gtx_1', 'held', false)).toBeUndefined();
     expect(overrideRefusal('gtx_1', 'rejected', true)).toBeUndefined();
-    expect(overrideRefusal('gtx_1', 'rejected', false)).toMatch(/gtx_1.*rejected.*admin/);
-    expect(overrideRefusal('gtx_1', 'approved', true)).toMatch(/gtx_1 is approved/);
-    expect(overrideRefusal('gtx_1', 'overridden', true)).toMatch(/gtx_1 is overridden/);
+    // A rejected one without admin: the caller's scopes are what is missing, so 403 as any finer scope (issue 33).
+    expect(overrideRefusal('gtx_1', 'rejected', false)).toEqual({ code: 'forbidden', message: expect.stringMatching(/gtx_1.*rejected.*admin/) });
+    expect(overrideRefusal('gtx_1', 'approved', true)).toEqual({ code: 'resource_conflict', message: expect.stringMatching(/gtx_1 is approved/) });
+    expect(overrideRefusal('gtx_1', 'overridden', true)).toEqual({ code: 'resource_conflict', message: expect.stringMatching(/gtx_1 is overridden/) });
+    expect(overrideRefusal('gtx_1', 'overridden', false)).toEqual({ code: 'resource_conflict', message: expect.stringMatching(/gtx_1 is overridden/) });
     expect(defaultGateAction('approved')).toBe('open');
     expect(defaultGateAction('rejected')).toBe('hold');
   });

@@ -2,6 +2,7 @@
 // the gaps of the same traffic delivered live. The adapter's part (housekeeping on an idle member's tick)
 // is tested end to end in test/e2e/ais-gap-catch-up.test.ts; here the decisions, pure.
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../support/work-bounded.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from '../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../processors/maritime/rules/config.ts';
 import { newFeedState } from '../../../../processors/maritime/rules/feed-silence.ts';
@@ -153,7 +154,7 @@ describe('AIS gaps of a catch-up batch', () => {
       expect(gapsOf(deliver(items, () => true, () => true))).toEqual(catchUp);
     });
 
-    it('finds the same gaps whatever the batch boundaries and housekeeping moments', () => {
+    it('finds the same gaps whatever the batch boundaries and housekeeping moments', WORK_BOUNDED, () => {
       for (let seed = 1; seed <= 20; seed++) {
         const random = seeded(seed);
         expect(gapsOf(deliver(items, () => random() < 0.05, () => random() < 0.3)), `seed ${seed}`).toEqual(catchUp);

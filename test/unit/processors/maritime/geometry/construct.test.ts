@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import type { Position, ZoneGeometry } from '../../../../../schemas/zone.ts';
 import { circleRing, storedShapeOf, SHAPE_TOLERANCE_M } from '../../../../../processors/maritime/geometry/construct.ts';
 import { compileZoneShape, INSIDE, OUTSIDE } from '../../../../../processors/maritime/geometry/zone-shape.ts';
@@ -64,7 +65,7 @@ describe('storedShapeOf', () => {
     ['corridor crossing itself', { type: 'Corridor', centerline: [[12.55, 55.6], [12.6, 55.62], [12.58, 55.66], [12.65, 55.66], [12.6, 55.61]], width_meters: 600 }],
     ['corridor with short legs and a hairpin', { type: 'Corridor', centerline: [[12.5, 55.6], [12.503, 55.6], [12.5035, 55.6012], [12.5, 55.6013], [12.52, 55.602]], width_meters: 300 }],
     ['corridor across the antimeridian', { type: 'Corridor', centerline: [[179.99, -16], [-179.98, -16.01], [-179.95, -16.03]], width_meters: 300 }],
-  ])('stores a %s as a valid polygon that matches the exact shape beyond the tolerance', (_name, geometry) => {
+  ])('stores a %s as a valid polygon that matches the exact shape beyond the tolerance', WORK_BOUNDED, (_name, geometry) => {
     const shape = storedShapeOf(geometry);
     expect(validateZoneGeometry(shape as ZoneGeometry)).toEqual([]);
     const result = agreement(geometry, 0.2);

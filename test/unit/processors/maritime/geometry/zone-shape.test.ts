@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import type { Position, ZoneGeometry } from '../../../../../schemas/zone.ts';
 import { ArcSet } from '../../../../../processors/maritime/geometry/arcs.ts';
 import {
@@ -66,7 +67,7 @@ const GEOMETRIES: [string, ZoneGeometry, number][] = [
 ];
 
 describe('compileZoneShape', () => {
-  it.each(GEOMETRIES)('places random points around a %s as the slow reference does', (_name, geometry, buffer) => {
+  it.each(GEOMETRIES)('places random points around a %s as the slow reference does', WORK_BOUNDED, (_name, geometry, buffer) => {
     const shape = compileZoneShape(geometry);
     const random = seeded(11);
     const [clat, clon] = [Math.asin(shape.centre[2]) * (180 / Math.PI), Math.atan2(shape.centre[1], shape.centre[0]) * (180 / Math.PI)];
@@ -110,7 +111,7 @@ describe('compileZoneShape', () => {
 });
 
 describe('spheroidDistanceBounds', () => {
-  it('brackets the WGS84 geodesic from pole to equator and up to 700 km', () => {
+  it('brackets the WGS84 geodesic from pole to equator and up to 700 km', WORK_BOUNDED, () => {
     const random = seeded(5);
     for (let i = 0; i < 5_000; i++) {
       const lat1 = -89 + random() * 178;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import { createAisDecoder } from '../../../../../ingest/ais/index.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from '../../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../../processors/maritime/rules/config.ts';
@@ -72,7 +73,7 @@ function countEvents(file: string): Record<string, number> {
 }
 
 describe('AIS integrity rules over the real recordings', () => {
-  it('raise the counted alarms (a change here is a change in false alarms: update docs/zones-and-rules.md with it)', () => {
+  it('raise the counted alarms (a change here is a change in false alarms: update docs/zones-and-rules.md with it)', WORK_BOUNDED, () => {
     const all = Object.fromEntries(FILES.map((f) => [f.replace(/^real-nmea-|\.txt$/g, ''), countEvents(f)]));
     expect(all).toMatchInlineSnapshot(`
       {
@@ -150,5 +151,5 @@ describe('AIS integrity rules over the real recordings', () => {
         },
       }
     `);
-  }, 120_000);
+  });
 });

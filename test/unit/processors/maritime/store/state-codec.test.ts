@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import { newVesselState, newZonePresence, type VesselState } from '../../../../../processors/maritime/rules/vessel-state.ts';
 import { decodeState, encodeState } from '../../../../../processors/maritime/store/state-codec.ts';
 import { seeded } from '../../../../support/seeded-random.ts';
@@ -35,7 +36,7 @@ function randomState(random: () => number, mmsi: number): VesselState {
 }
 
 describe('stored vessel state', () => {
-  it('decodes to exactly the state it encoded (1,000 random states)', () => {
+  it('decodes to exactly the state it encoded (1,000 random states)', WORK_BOUNDED, () => {
     const random = seeded(7);
     for (let i = 0; i < 1_000; i++) {
       const state = randomState(random, 200_000_000 + i);

@@ -1,5 +1,6 @@
 import { cellToParent, getResolution, latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
+import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import type { ZoneGeometry } from '../../../../../schemas/zone.ts';
 import { compileZoneShape, INSIDE, IN_BUFFER, OUTSIDE } from '../../../../../processors/maritime/geometry/zone-shape.ts';
 import { latLonOf } from '../../../../../processors/maritime/geometry/sphere.ts';
@@ -19,7 +20,7 @@ const CASES: [string, ZoneGeometry, number][] = [
 ];
 
 describe('coverZone', () => {
-  it.each(CASES)('covers a %s and its buffer completely, and its kinds never lie', (_name, geometry, buffer) => {
+  it.each(CASES)('covers a %s and its buffer completely, and its kinds never lie', WORK_BOUNDED, (_name, geometry, buffer) => {
     const shape = compileZoneShape(geometry);
     const cells = coverZone(shape, buffer);
     const kindOf = new Map<string, CellKind>(cells.map((c) => [c.cell, c.kind]));
@@ -49,7 +50,7 @@ describe('coverZone', () => {
     expect(seen.inside).toBeGreaterThan(100);
   });
 
-  it('compacts the interior of a large zone into coarser cells', () => {
+  it('compacts the interior of a large zone into coarser cells', WORK_BOUNDED, () => {
     const cells = coverZone(compileZoneShape({ type: 'Circle', center: [11, 57], radius_meters: 30_000 }), 0);
     const coarse = cells.filter((c) => getResolution(c.cell) < ZONE_CELL_RESOLUTION);
     expect(coarse.length).toBeGreaterThan(0);
