@@ -5,7 +5,7 @@
 // findings behind it, evidence links, the audit trail and the override form
 // (POST /v1/transactions/{id}/override), the API's refusals said plainly beside their fields.
 import type { Api } from './api.ts';
-import { plainErrors, tooLong, tooShort, type FieldRule } from './field-errors.ts';
+import { plainErrors, showPlainErrors, tooLong, tooShort, type FieldRule } from './field-errors.ts';
 import { mainFinding, placeText, riskLines, sealText, truckText, type Factor, type TransactionView } from './gate-format.ts';
 import { dateTime, shortTime } from './time-format.ts';
 
@@ -241,18 +241,7 @@ export function createGatePanel(root: HTMLElement, opts: { api: Api; timezone: s
           await panel.refresh();
         },
         (err) => {
-          const plain = plainErrors(err, OVERRIDE_RULES, 'The override could not be sent; try again.');
-          for (const p of fieldErrors) {
-            const said = plain.fields.get(`/${p.dataset.error}`);
-            p.hidden = said === undefined;
-            p.textContent = said ?? '';
-          }
-          if (plain.general) {
-            error.hidden = false;
-            error.textContent = plain.general;
-          }
-          const first = fieldErrors.find((p) => !p.hidden);
-          if (first) (form.elements.namedItem(first.dataset.error as string) as HTMLElement).focus();
+          showPlainErrors(form, fieldErrors, error, plainErrors(err, OVERRIDE_RULES, 'The override could not be sent; try again.'));
         },
       );
     };

@@ -4,7 +4,7 @@
 // plainly beside their fields), then one timeline of what happened and what was done
 // (incident-timeline.ts), then its drone missions.
 import type { Api } from './api.ts';
-import { plainErrors, tooLong, type FieldRule } from './field-errors.ts';
+import { plainErrors, showPlainErrors, tooLong, type FieldRule } from './field-errors.ts';
 import type { IncidentMissions } from './incident-missions.ts';
 import { entryText, incidentTimeline, type IncidentRecords } from './incident-timeline.ts';
 import { age, dateTime, shortTime } from './time-format.ts';
@@ -164,18 +164,7 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
         await open(data.id);
         await panel.refresh();
       } catch (err) {
-        const plain = plainErrors(err, PATCH_RULES, 'The change could not be sent; try again.');
-        for (const p of fieldErrors) {
-          const said = plain.fields.get(`/${p.dataset.error}`);
-          p.hidden = said === undefined;
-          p.textContent = said ?? '';
-        }
-        if (plain.general) {
-          error.hidden = false;
-          error.textContent = plain.general;
-        }
-        const first = fieldErrors.find((p) => !p.hidden);
-        if (first) (form.elements.namedItem(first.dataset.error as string) as HTMLElement).focus();
+        showPlainErrors(form, fieldErrors, error, plainErrors(err, PATCH_RULES, 'The change could not be sent; try again.'));
       }
     };
     const on = (name: string, body: () => Record<string, unknown>) => {
