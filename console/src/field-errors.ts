@@ -1,6 +1,6 @@
 // The API's validation details (422: {path, message} in the validator's words) said plainly, each beside
-// the field it is about (plainErrors, pure; showPlainErrors puts them on a form). A detail no field claims
-// is shown above the buttons in the API's words.
+// the field it is about (pure; show-errors.ts puts them on a form). A detail no field claims is shown above
+// the buttons in the API's words.
 import { ApiError } from './api.ts';
 
 export interface FieldRule {
@@ -35,20 +35,3 @@ export function plainErrors(err: unknown, rules: readonly FieldRule[], fallback:
 export const tooShort = (message: string) => /fewer than|minLength|shorter/i.test(message);
 export const tooLong = (message: string) => /more than|maxLength|longer/i.test(message);
 
-/**
- * Shows `plain` on a form: each field's message in its `[data-error=<field>]` paragraph (the others hidden),
- * the rest in `general`, and focus on the first field said to be wrong.
- */
-export function showPlainErrors(form: HTMLFormElement, fieldErrors: readonly HTMLElement[], general: HTMLElement, plain: PlainErrors): void {
-  for (const p of fieldErrors) {
-    const said = plain.fields.get(`/${p.dataset.error}`);
-    p.hidden = said === undefined;
-    p.textContent = said ?? '';
-  }
-  if (plain.general) {
-    general.hidden = false;
-    general.textContent = plain.general;
-  }
-  const first = fieldErrors.find((p) => !p.hidden);
-  if (first) (form.elements.namedItem(first.dataset.error as string) as HTMLElement).focus();
-}

@@ -5,7 +5,8 @@
 // findings behind it, evidence links, the audit trail and the override form
 // (POST /v1/transactions/{id}/override), the API's refusals said plainly beside their fields.
 import type { Api } from './api.ts';
-import { plainErrors, showPlainErrors, tooLong, tooShort, type FieldRule } from './field-errors.ts';
+import { plainErrors, tooLong, tooShort, type FieldRule } from './field-errors.ts';
+import { showPlainErrors } from './show-errors.ts';
 import { mainFinding, placeText, riskLines, sealText, truckText, type Factor, type TransactionView } from './gate-format.ts';
 import { dateTime, shortTime } from './time-format.ts';
 

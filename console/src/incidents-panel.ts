@@ -4,7 +4,8 @@
 // plainly beside their fields), then one timeline of what happened and what was done
 // (incident-timeline.ts), then its drone missions.
 import type { Api } from './api.ts';
-import { plainErrors, showPlainErrors, tooLong, type FieldRule } from './field-errors.ts';
+import { plainErrors, tooLong, type FieldRule } from './field-errors.ts';
+import { showPlainErrors } from './show-errors.ts';
 import type { IncidentMissions } from './incident-missions.ts';
 import { entryText, incidentTimeline, type IncidentRecords } from './incident-timeline.ts';
 import { age, dateTime, shortTime } from './time-format.ts';

@@ -14,42 +14,19 @@ import { topicNames, topicSpecs } from '../../platform/topics.ts';
 import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
 import type { VesselPosition } from '../../schemas/ais.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
+import { steadyIngest, watchReadiness, type ReadinessPoll } from '../support/cluster-load.ts';
 import { valueOf } from '../support/codec.ts';
 import { CLUSTER_BROKERS, clusterDown, clusterUp, killNode, startNode } from '../support/kafka-cluster.ts';
 import { consumeUntil, testConfig, testLog, unique } from '../support/stack.ts';
 import { StreamClient, type Message } from '../support/stream-client.ts';
-import { checksum, classA, message } from '../unit/ingest/ais/nmea-builder.ts';
 
 const CENTER: [number, number] = [3.05, 61.05];
 const FIRST_MMSI = 257_100_000;
-const CLIENTS = 2;
 const LINES_PER_REQUEST = 10;
-const PAUSE_MS = 100;
 /** Ingest before the kill, while the broker is down, and after it is back. */
 const BEFORE_MS = 5_000;
 const DOWN_MS = 8_000;
 const AFTER_MS = 4_000;
-
-/** A position inside the zone, timed by a tag block a little before now (the receiver's clock). */
-function line(mmsi: number): string {
-  const fields = `c:${Math.floor(Date.now() / 1000) - 5}`;
-  const lon = Math.round((CENTER[0] + ((mmsi % 7) - 3) * 0.001) * 600_000);
-  const lat = Math.round(CENTER[1] * 600_000);
-  return `\\${fields}*${checksum(fields)}\\${message(classA({ mmsi, lon, lat }))}\r\n`;
-}
-
-interface Answer {
-  mmsis: number[];
-  status: number;
-  sentAt: number;
-  answeredAt: number;
-}
-
-interface Readiness {
-  at: number;
-  status: number;
-  topics: { ok: boolean; error?: string; detail?: string } | undefined;
-}
 
 let startedCluster = false;
 beforeAll(async () => {
@@ -166,44 +143,13 @@ describe('the broker leading most partitions lost under load, then back', { time
       entries.set(m.metadata.mmsi as number, seen);
     });
 
-    // Readiness, four times a second, for the whole run.
-    const readiness: Readiness[] = [];
-    let polling = true;
-    const poller = (async () => {
-      while (polling) {
-        try {
-          const res = await fetch(`${service.url}/readyz`);
-          const body = (await res.json()) as { checks: Record<string, Readiness['topics']> };
-          readiness.push({ at: Date.now(), status: res.status, topics: body.checks.kafka_topics });
-        } catch {
-          readiness.push({ at: Date.now(), status: 0, topics: undefined });
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
-
-    // Steady ingest: each request carries new vessels, each of which enters the zone once.
-    const answers: Answer[] = [];
-    let next = FIRST_MMSI;
-    let sending = true;
-    const client = async () => {
-      while (sending) {
-        const mmsis = Array.from({ length: LINES_PER_REQUEST }, () => next++);
-        const sentAt = Date.now();
-        let status = 0;
-        try {
-          const res = await fetch(`${service.url}/v1/ingest/ais`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: mmsis.map(line).join('') });
-          await res.arrayBuffer();
-          status = res.status;
-        } catch {
-          // Not answered: not accepted, nothing owed.
-        }
-        answers.push({ mmsis, status, sentAt, answeredAt: Date.now() });
-        await new Promise((r) => setTimeout(r, PAUSE_MS));
-      }
-    };
-    const clients = Array.from({ length: CLIENTS }, client);
-    const accepted = () => answers.filter((a) => a.status === 202).flatMap((a) => a.mmsis);
+    // Readiness, four times a second, for the whole run, and steady ingest: each request carries new
+    // vessels, each of which enters the zone once.
+    const watch = watchReadiness(service.url);
+    const readiness = watch.polls;
+    const topicsCheck = (r: ReadinessPoll | undefined) => r?.body?.checks?.kafka_topics;
+    const ingest = steadyIngest(service.url, key, { center: CENTER, firstMmsi: FIRST_MMSI, perRequest: LINES_PER_REQUEST });
+    const { answers, accepted } = ingest;
 
     await new Promise((r) => setTimeout(r, BEFORE_MS));
     expect(accepted().length).toBeGreaterThan(0);
@@ -226,8 +172,7 @@ describe('the broker leading most partitions lost under load, then back', { time
     killed = 0;
     const backAt = Date.now();
     await new Promise((r) => setTimeout(r, AFTER_MS));
-    sending = false;
-    await Promise.all(clients);
+    await ingest.stop();
 
     // Every accepted sentence on ais.positions once (a sentence not accepted may be there, at most once).
     const wanted = new Set(accepted());
@@ -272,18 +217,17 @@ describe('the broker leading most partitions lost under load, then back', { time
     // /readyz: degraded while the broker was down (a partition without a leader or under-replicated), clean again after.
     await expect.poll(async () => {
       const last = readiness.at(-1);
-      return last?.status === 200 && last.topics?.ok === true && last.topics.detail === undefined;
+      return last?.status === 200 && topicsCheck(last)?.ok === true && topicsCheck(last)?.detail === undefined;
     }, { timeout: 60_000, interval: 250 }).toBe(true).catch((err: unknown) => {
       // Which check stayed degraded, and since when.
-      const last = readiness.slice(-3).map((r) => ({ after_restart_ms: r.at - backAt, status: r.status, topics: r.topics }));
+      const last = readiness.slice(-3).map((r) => ({ after_restart_ms: r.at - backAt, status: r.status, topics: topicsCheck(r) }));
       throw new Error(`/readyz not clean 60 s after the restart; last polls: ${JSON.stringify(last)}`, { cause: err });
     });
-    polling = false;
-    await poller;
-    const degraded = readiness.filter((r) => r.at > killedAt && (r.status !== 200 || r.topics?.ok !== true || /under-replicated|no leader/.test(r.topics?.detail ?? '')));
+    await watch.stop();
+    const degraded = readiness.filter((r) => r.at > killedAt && (r.status !== 200 || topicsCheck(r)?.ok !== true || /under-replicated|no leader/.test(topicsCheck(r)?.detail ?? '')));
     expect(degraded.length).toBeGreaterThan(0);
-    expect(degraded.some((r) => /under-replicated|no leader/.test(`${r.topics?.detail ?? ''}${r.topics?.error ?? ''}`))).toBe(true);
-    const cleanAgain = readiness.find((r) => r.at > backAt && r.status === 200 && r.topics?.ok === true && r.topics.detail === undefined);
+    expect(degraded.some((r) => /under-replicated|no leader/.test(`${topicsCheck(r)?.detail ?? ''}${topicsCheck(r)?.error ?? ''}`))).toBe(true);
+    const cleanAgain = readiness.find((r) => r.at > backAt && r.status === 200 && topicsCheck(r)?.ok === true && topicsCheck(r)?.detail === undefined);
     expect(cleanAgain).toBeDefined();
     expect(service.logs().filter((l) => l.includes('Unhandled') || l.includes('uncaught'))).toEqual([]);
 

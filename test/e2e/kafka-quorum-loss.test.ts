@@ -12,16 +12,13 @@ import { createPool, migrate, type Pool } from '../../platform/postgres.ts';
 import { topicNames } from '../../platform/topics.ts';
 import { ZoneStore } from '../../processors/maritime/zones/zone-store.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
+import { steadyIngest, watchReadiness } from '../support/cluster-load.ts';
 import { CLUSTER_BROKERS, clusterDown, clusterUp, killNode, startNode } from '../support/kafka-cluster.ts';
 import { testConfig, testLog, unique } from '../support/stack.ts';
 import { StreamClient, type Message } from '../support/stream-client.ts';
-import { checksum, classA, message } from '../unit/ingest/ais/nmea-builder.ts';
 
 const CENTER: [number, number] = [3.45, 61.45];
 const FIRST_MMSI = 257_300_000 + Math.floor(Math.random() * 50_000) * 10;
-const CLIENTS = 2;
-const LINES_PER_REQUEST = 10;
-const PAUSE_MS = 100;
 const BEFORE_MS = 5_000;
 const DOWN_MS = 20_000;
 const AFTER_MS = 5_000;
@@ -30,20 +27,6 @@ const VICTIMS = [1, 2];
 const NOT_READY_WITHIN_MS = 10_000;
 /** While nothing can be written, an ingest request is answered within this long. */
 const PROMPT_ANSWER_MS = 3_000;
-
-function line(mmsi: number): string {
-  const fields = `c:${Math.floor(Date.now() / 1000) - 5}`;
-  const lon = Math.round((CENTER[0] + ((mmsi % 7) - 3) * 0.001) * 600_000);
-  const lat = Math.round(CENTER[1] * 600_000);
-  return `\\${fields}*${checksum(fields)}\\${message(classA({ mmsi, lon, lat }))}\r\n`;
-}
-
-interface Answer {
-  mmsis: number[];
-  status: number;
-  sentAt: number;
-  answeredAt: number;
-}
 
 let startedCluster = false;
 beforeAll(async () => {
@@ -94,41 +77,9 @@ describe('the cluster loses its quorum under load, then gets it back', { timeout
       entries.set(m.metadata.mmsi as number, ids);
     });
 
-    const readiness: { at: number; status: number; body: string }[] = [];
-    let polling = true;
-    const poller = (async () => {
-      while (polling) {
-        try {
-          const res = await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
-          readiness.push({ at: Date.now(), status: res.status, body: await res.text() });
-        } catch {
-          readiness.push({ at: Date.now(), status: 0, body: '' });
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
-
-    const answers: Answer[] = [];
-    let next = FIRST_MMSI;
-    let sending = true;
-    const client = async () => {
-      while (sending) {
-        const mmsis = Array.from({ length: LINES_PER_REQUEST }, () => next++);
-        const sentAt = Date.now();
-        let status = 0;
-        try {
-          const res = await fetch(`${service.url}/v1/ingest/ais`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: mmsis.map(line).join('') });
-          await res.arrayBuffer();
-          status = res.status;
-        } catch {
-          // Not answered: not accepted.
-        }
-        answers.push({ mmsis, status, sentAt, answeredAt: Date.now() });
-        await new Promise((r) => setTimeout(r, PAUSE_MS));
-      }
-    };
-    const clients = Array.from({ length: CLIENTS }, client);
-    const accepted = () => answers.filter((a) => a.status === 202).flatMap((a) => a.mmsis);
+    const readiness = watchReadiness(service.url);
+    const ingest = steadyIngest(service.url, key, { center: CENTER, firstMmsi: FIRST_MMSI });
+    const { answers, accepted } = ingest;
 
     await new Promise((r) => setTimeout(r, BEFORE_MS));
     expect(accepted().length).toBeGreaterThan(0);
@@ -144,8 +95,7 @@ describe('the cluster loses its quorum under load, then gets it back', { timeout
     down = [];
     const backAt = Date.now();
     await new Promise((r) => setTimeout(r, AFTER_MS));
-    sending = false;
-    await Promise.all(clients);
+    await ingest.stop();
 
     // Item 1: every accepted vessel evaluated (its zone entry on the stream, once) and its position stored,
     // without a restart. Before the fix the groups stayed frozen here until the process was restarted.
@@ -167,12 +117,12 @@ describe('the cluster loses its quorum under load, then gets it back', { timeout
         await admin.close();
       }
       const warnings = service.logs().filter((l) => /"level":(40|50|60)/.test(l)).slice(-15).map((l) => l.slice(0, 400));
-      throw new Error(`${missingEntries().length} of ${wanted.length} accepted vessels without a zone entry, ${wanted.length - (await storedCount())} without a stored position, 90 s after the brokers came back (committed/end per partition: ${groups.join('; ')}); /readyz last: ${readiness.at(-1)?.status} ${readiness.at(-1)?.body}; last warnings:\n${warnings.join('\n')}`);
+      throw new Error(`${missingEntries().length} of ${wanted.length} accepted vessels without a zone entry, ${wanted.length - (await storedCount())} without a stored position, 90 s after the brokers came back (committed/end per partition: ${groups.join('; ')}); /readyz last: ${readiness.polls.at(-1)?.status} ${JSON.stringify(readiness.polls.at(-1)?.body)}; last warnings:\n${warnings.join('\n')}`);
     }
     expect([...entries].filter(([, ids]) => ids.size !== 1).map(([mmsi]) => mmsi)).toEqual([]);
 
     // Item 3: not ready within seconds of the loss, and ingest answered promptly while nothing could be written.
-    const firstNotReady = readiness.find((r) => r.at > killedAt && r.status !== 200);
+    const firstNotReady = readiness.polls.find((r) => r.at > killedAt && r.status !== 200);
     expect(firstNotReady, 'not ready at any time while two of three brokers were down').toBeDefined();
     expect((firstNotReady as { at: number }).at - killedAt).toBeLessThanOrEqual(NOT_READY_WITHIN_MS);
     const whileDown = answers.filter((a) => a.sentAt > killedAt + NOT_READY_WITHIN_MS && a.sentAt < restartedAt - PROMPT_ANSWER_MS);
@@ -181,9 +131,8 @@ describe('the cluster loses its quorum under load, then gets it back', { timeout
     expect(held.map((a) => `${a.status} after ${a.answeredAt - a.sentAt} ms`), 'ingest requests held while nothing could be written').toEqual([]);
     expect(whileDown.every((a) => a.status === 503)).toBe(true);
     // And ready again once the cluster is whole.
-    await expect.poll(() => readiness.at(-1)?.status, { timeout: 60_000, interval: 250 }).toBe(200);
-    polling = false;
-    await poller;
+    await expect.poll(() => readiness.polls.at(-1)?.status, { timeout: 60_000, interval: 250 }).toBe(200);
+    await readiness.stop();
 
     // Item 2: SIGTERM stops it within the shutdown deadline, exit code 0.
     const termAt = Date.now();
