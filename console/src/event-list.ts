@@ -55,3 +55,8 @@ export function insertionIndex(timestamps: readonly string[], timestamp: string)
   }
   return lo;
 }
+
+/** An event as the REST API gives it (`type`) in the stream's shape (`event_type`; `type` is the message's there). */
+export function fromApi<T extends { type?: unknown; event_type?: unknown }>(e: T): T & { event_type: unknown } {
+  return { ...e, event_type: e.event_type ?? e.type };
+}

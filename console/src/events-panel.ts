@@ -9,7 +9,7 @@
 import type { Api } from './api.ts';
 import { portTime } from './config.ts';
 import { renderEventDetail, type EventLinks } from './event-detail.ts';
-import { CATEGORIES, HISTORY_HOURS, historyQuery, insertionIndex, MAX_SHOWN, SEVERITIES, streamFilters, type PanelFilters } from './event-list.ts';
+import { CATEGORIES, fromApi, HISTORY_HOURS, historyQuery, insertionIndex, MAX_SHOWN, SEVERITIES, streamFilters, type PanelFilters } from './event-list.ts';
 import type { Message } from './live-socket.ts';
 
 export interface EventsPanel {
@@ -183,7 +183,7 @@ export function createEventsPanel(root: HTMLElement, opts: EventsPanelOptions): 
       for (let page = 1; page <= HISTORY_PAGES; page++) {
         const res = await opts.api.get<{ data: Message[]; pagination?: { total_pages?: number; total_items?: number } }>(historyQuery(filters, now, page));
         if (mine !== generation) return;
-        for (const m of res.data) put(m, false);
+        for (const m of res.data) put(fromApi(m), false);
         read += res.data.length;
         total = res.pagination?.total_items ?? read;
         if (page >= (res.pagination?.total_pages ?? 1)) break;
@@ -210,7 +210,7 @@ export function createEventsPanel(root: HTMLElement, opts: EventsPanelOptions): 
       canWrite: opts.canWrite,
       operator: opts.operator,
       links: opts.links,
-      onChanged: (m) => put(m, false),
+      onChanged: (m) => put(fromApi(m), false),
       onClose: () => {
         closeDetail();
         held.li.focus();
