@@ -4,6 +4,7 @@
 // /v1/events/{id} with requires_action false, assigned to the operator when nobody holds it yet.
 import { ApiError, type Api } from './api.ts';
 import { portTime } from './config.ts';
+import { acknowledgement } from './event-list.ts';
 import type { Message } from './live-socket.ts';
 
 export interface EventLinks {
@@ -22,11 +23,6 @@ export interface EventDetailOptions {
   /** The event as the API answered after a change. */
   onChanged: (event: Message) => void;
   onClose: () => void;
-}
-
-/** The PATCH body of Acknowledge: the action is taken, and whoever holds the event keeps it. Pure. */
-export function acknowledgement(event: Message, operator: string): Record<string, unknown> {
-  return { requires_action: false, ...(!event.assigned_to && operator ? { assigned_to: operator } : {}) };
 }
 
 /** Fills `box` with the event; returns the Close button, for the focus. */

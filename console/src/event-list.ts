@@ -60,3 +60,8 @@ export function insertionIndex(timestamps: readonly string[], timestamp: string)
 export function fromApi<T extends { type?: unknown; event_type?: unknown }>(e: T): T & { event_type: unknown } {
   return { ...e, event_type: e.event_type ?? e.type };
 }
+
+/** The PATCH body of Acknowledge: the action is taken, and whoever holds the event keeps it. */
+export function acknowledgement(event: { assigned_to?: unknown }, operator: string): Record<string, unknown> {
+  return { requires_action: false, ...(!event.assigned_to && operator ? { assigned_to: operator } : {}) };
+}

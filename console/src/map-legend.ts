@@ -19,16 +19,16 @@ export function createMapLegend(container: HTMLElement): HTMLElement {
     <summary>Legend</summary>
     <h3>Vessels</h3>
     <ul>${[...categories].map(([colour, names]) => `<li>${arrow(colour)} ${names.join(', ')}</li>`).join('')}
-      <li>${arrow(UNKNOWN_COLOUR)} other or not yet known</li>
+      <li>${arrow(UNKNOWN_COLOUR)} other, unknown</li>
       <li>${arrow(UNKNOWN_COLOUR, 10)} smaller: not moving</li></ul>
     <h3>Zones by alert level</h3>
     <ul>${Object.entries(LEVEL_COLOURS).map(([level, colour]) => `<li>${swatch(colour, false)} ${level}</li>`).join('')}
-      <li>${swatch('#334155', false)} solid edge: restricted</li>
-      <li>${swatch('#334155', true)} dashed edge: other zone types</li>
-      <li><span class="swatch buffer" aria-hidden="true"></span> light band, dashed line: buffer</li></ul>
+      <li>${swatch('#334155', false)} restricted</li>
+      <li>${swatch('#334155', true)} other types</li>
+      <li class="wide"><span class="swatch buffer" aria-hidden="true"></span> light band to a dashed line: buffer</li></ul>
     <h3>Marks</h3>
-    <ul><li>${ring(LEVEL_COLOURS.critical as string)} ring: a new event there, by severity (15 s)</li>
-      <li><span class="track" aria-hidden="true"></span> dashed: the open vessel's track (24 h)</li></ul>`;
+    <ul><li class="wide">${ring(LEVEL_COLOURS.critical as string)} ring: a new event there, by severity (15 s)</li>
+      <li class="wide"><span class="track" aria-hidden="true"></span> dashed: the open vessel's track (24 h)</li></ul>`;
   container.append(legend);
   return legend;
 }

@@ -154,7 +154,7 @@ describe('the console as a control-room screen', () => {
     await expect.poll(() => page.evaluate(() => (globalThis as never as { pssMap: Live }).pssMap.map.queryRenderedFeatures({ layers: ['zone-labels'] }).map((f) => f.properties.name)), { timeout: 20_000 }).toContain(ZONE.name);
     const legend = page.locator('.map-legend');
     expect(await legend.isVisible()).toBe(true);
-    for (const text of ['cargo', 'tanker', 'not moving', 'critical', 'restricted', 'buffer', 'ring: a new event']) expect(await legend.textContent(), text).toContain(text);
+    for (const text of ['cargo', 'tanker', 'not moving', 'critical', 'restricted', 'other types', 'buffer', 'ring: a new event', 'track']) expect(await legend.textContent(), text).toContain(text);
     await screenshot(page, 'control-3-first-view');
   });
 
@@ -169,8 +169,8 @@ describe('the console as a control-room screen', () => {
   });
 
   it('serves Copenhagen\'s inner harbour as water and the land beside it as land', async () => {
-    // Inderhavnen off Amaliehaven and by the Opera, at the deepest tiles and at a harbour overview.
-    for (const z of [12, 14]) {
+    // Inderhavnen off Amaliehaven and north of the Opera, from the whole-harbour view to the deepest tiles.
+    for (const z of [10, 12, 14]) {
       expect(await isLand(url, 12.5985, 55.6855, z), `Inderhavnen z${z}`).toBe(false);
       expect(await isLand(url, 12.6, 55.689, z), `Inderhavnen north z${z}`).toBe(false);
       expect(await isLand(url, 12.595, 55.691, z), `Kastellet z${z}`).toBe(true);
