@@ -11,7 +11,10 @@ import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
-import { clipToBox, outsideBox, polygonsOf, type Box, type Ring } from './rect-clip.ts';
+import { clipToBox, outsideBox, polygonsOf, type Ring } from './rect-clip.ts';
+import { parseSiteLand, type SiteLand } from './site-land.ts';
+
+export { parseSiteLand } from './site-land.ts';
 
 /** Deepest zoom cut, where a tile is about 2.4 km across and geojson-vt keeps the land to about a metre; the map over-zooms beyond. */
 export const LAND_MAX_ZOOM = 14;
@@ -32,22 +35,6 @@ export function tileAddress(z: string, x: string, y: string): TileAddress | 'bad
   if (address.z > LAND_MAX_ZOOM) return 'absent';
   const side = 2 ** address.z;
   return address.x < side && address.y < side ? address : 'absent';
-}
-
-/** The site's land file: a GeoJSON Feature whose `bbox` is the box it covers and whose geometry is its land. */
-export interface SiteLand {
-  box: Box;
-  polygons: Ring[][];
-}
-
-/** Reads a site land file, refusing one without a box or land (a wrong file must not blank the harbour silently). */
-export function parseSiteLand(text: string, name: string): SiteLand {
-  const site = JSON.parse(text) as { type?: string; bbox?: number[]; geometry?: GeoJSON.Geometry };
-  const box = site.bbox;
-  if (site.type !== 'Feature' || !Array.isArray(box) || box.length !== 4 || !box.every(Number.isFinite) || (box[0] as number) >= (box[2] as number) || (box[1] as number) >= (box[3] as number) || !site.geometry) {
-    throw new Error(`${name}: not a site land file (a GeoJSON Feature with bbox [west, south, east, north] and a Polygon or MultiPolygon; infra/cut-site-land.ts writes one)`);
-  }
-  return { box: box as Box, polygons: polygonsOf([site.geometry]) };
 }
 
 /** The world's land as one collection: the site's inside its box, Natural Earth's outside it. Pure. */

@@ -1,5 +1,6 @@
 // The operator console's settings (docs/console.md), assembled with every other module's in app/config.ts.
 import type { Setting, SettingsValues } from '../../platform/config.ts';
+import { checkSiteLandFile } from './site-land.ts';
 
 export const CONSOLE_SETTINGS = {
   consoleTimezone: {
@@ -28,7 +29,8 @@ export const CONSOLE_SETTINGS = {
     env: 'PSS_CONSOLE_LAND_FILE',
     description: 'Operator console: the site\'s own land (a GeoJSON Feature with bbox, written by infra/cut-site-land.ts), drawn inside its box instead of Natural Earth. Empty: the packaged Øresund cut (api/console/land/site-land.json).',
     default: '',
-    parse: (raw: string) => raw,
+    // Checked at start-up: a wrong file stops the service naming it, rather than failing every land tile.
+    parse: (raw: string) => (raw === '' ? raw : checkSiteLandFile(raw)),
   },
 } as const satisfies Record<string, Setting<unknown>>;
 

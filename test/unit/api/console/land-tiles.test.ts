@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLandCutter, LAND_LAYER, LAND_MAX_ZOOM, parseSiteLand, tileAddress, type LandCutter } from '../../../../api/console/land-tile-cutter.ts';
 import type { Box } from '../../../../api/console/rect-clip.ts';
+import { checkSiteLandFile } from '../../../../api/console/site-land.ts';
+import { loadConfig } from '../../../../app/config.ts';
 import { landAt, tileOf } from '../../../support/land-tile.ts';
 import { landTile } from '../../../../api/console/land-tiles.ts';
 
@@ -79,6 +81,12 @@ describe('the site\'s land inside its box', () => {
   it('refuses a file that is not a site land file, saying what one is', () => {
     expect(() => parseSiteLand(JSON.stringify({ type: 'Feature', geometry: site.geometry }), 'x.json')).toThrow(/x.json: not a site land file.*bbox/);
     expect(() => parseSiteLand(JSON.stringify({ ...site, bbox: [13, 55, 12, 56] }), 'x.json')).toThrow(/not a site land file/);
+    // PSS_CONSOLE_LAND_FILE is checked when the settings are read: start-up stops naming the file.
+    expect(checkSiteLandFile(join(dir, 'site.json'))).toBe(join(dir, 'site.json'));
+    expect(() => checkSiteLandFile(join(dir, 'missing.json'))).toThrow(/cannot read .*missing\.json/);
+    writeFileSync(join(dir, 'broken.json'), '{"type":');
+    expect(() => checkSiteLandFile(join(dir, 'broken.json'))).toThrow(/broken\.json is not JSON/);
+    expect(() => loadConfig({ PSS_CONSOLE_LAND_FILE: join(dir, 'missing.json') } as NodeJS.ProcessEnv)).toThrow(/PSS_CONSOLE_LAND_FILE/);
   });
 
   it('packages the Øresund: Inderhavnen off Amaliehaven and Nordhavn\'s basin are water, Kastellet and Holmen land', async () => {
