@@ -1,6 +1,6 @@
 // The map's legend (docs/console.md "Map"): what the vessel colours, the zone colours and lines, the rings and
 // the dashed track mean. Drawn from the same tables the map draws with, so the two cannot disagree; a
-// <details> in the map's corner, open at first, that the operator can fold away.
+// <details> in the map's corner, open at first, that the operator can fold away (remembered in localStorage).
 import { LEVEL_COLOURS } from './map.ts';
 import { CATEGORY_COLOURS, UNKNOWN_COLOUR } from './vessel-feed.ts';
 
@@ -8,10 +8,14 @@ const arrow = (colour: string, size = 14) => `<svg width="${size}" height="${siz
 const swatch = (colour: string, dashed: boolean) => `<span class="swatch" style="background:${colour}2e;border:2px ${dashed ? 'dashed' : 'solid'} ${colour}" aria-hidden="true"></span>`;
 const ring = (colour: string) => `<span class="ring" style="border-color:${colour}" aria-hidden="true"></span>`;
 
+const FOLDED = 'pss.console.legend-folded';
+
 export function createMapLegend(container: HTMLElement): HTMLElement {
   const legend = document.createElement('details');
   legend.className = 'map-legend';
-  legend.open = true;
+  // Open until the operator folds it; then folded on this browser from then on.
+  legend.open = localStorage.getItem(FOLDED) !== 'true';
+  legend.addEventListener('toggle', () => localStorage.setItem(FOLDED, String(!legend.open)));
   // Pleasure and sailing craft share a colour: one entry.
   const categories = new Map<string, string[]>();
   for (const [category, colour] of Object.entries(CATEGORY_COLOURS)) categories.set(colour, [...(categories.get(colour) ?? []), category.replace(/_/g, ' ')]);

@@ -164,6 +164,13 @@ describe('the console as a control-room screen', () => {
     await expect.poll(() => page.locator('#vessel h2').textContent(), { timeout: 15_000 }).toBe(`${VESSEL} (${MMSI})`);
     await expect.poll(async () => { const { center } = await live(page); return Math.abs(center.lng - 12.64) + Math.abs(center.lat - 55.70); }, { timeout: 10_000 }).toBeLessThan(0.001);
     expect((await live(page)).zoom).toBeGreaterThanOrEqual(14);
+    // And it is drawn there: the stream, asked for the new view, sent it, and its arrow is on the map.
+    const arrows = () => page.evaluate(() => {
+      const map = (globalThis as never as { pssMap: Live }).pssMap.map;
+      const layers = map.getStyle().layers.map((l) => l.id).filter((id) => /^vessels-\d+$/.test(id));
+      return map.queryRenderedFeatures({ layers }).map((f) => Number((f.properties as { mmsi?: number }).mmsi));
+    });
+    await expect.poll(arrows, { timeout: 15_000 }).toContain(MMSI);
     await screenshot(page, 'control-4-vessel-found');
     expect(log.filter((l) => l.startsWith('pageerror')), log.join('\n')).toEqual([]);
   });
