@@ -142,6 +142,13 @@ describe('the console as a control-room screen', () => {
     await screenshot(page, 'control-2-event');
     await detail.getByRole('button', { name: 'Close' }).click();
     expect(await detail.isHidden()).toBe(true);
+    // From the keyboard: a row takes the focus and Enter opens it.
+    await row(MOTION).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => detail.locator('h3').textContent()).toBe(MOTION);
+    expect(await field('camera').textContent()).toBe('cam-7');
+    expect(await detail.getByRole('button', { name: 'Show on map' }).count()).toBe(0);
+    await detail.getByRole('button', { name: 'Close' }).click();
   });
 
   it('framed the zones in the first view with their names on the map, and has a legend', async () => {
