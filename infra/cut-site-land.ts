@@ -35,7 +35,9 @@ try {
   const geometries = world.type === 'FeatureCollection' ? world.features.map((f) => f.geometry) : world.geometries;
   // 5 decimals is about a metre: the data's own precision.
   const round = (v: number) => Math.round(v * 1e5) / 1e5;
-  const polygons = clipToBox(polygonsOf(geometries), box).map((p) => p.map((ring) => ring.map(([x, y]) => [round(x), round(y)])));
+  // Outer rings only: land polygons traced from the coastline have no holes, and geo-maps' are inland lakes,
+  // simplified to hundreds of small triangles over the land, which a port's map does not need.
+  const polygons = clipToBox(polygonsOf(geometries).map((p) => p.slice(0, 1)), box).map((p) => p.map((ring) => ring.map(([x, y]) => [round(x), round(y)])));
   const site = {
     type: 'Feature',
     bbox: box,
