@@ -65,3 +65,12 @@ export function fromApi<T extends { type?: unknown; event_type?: unknown }>(e: T
 export function acknowledgement(event: { assigned_to?: unknown }, operator: string): Record<string, unknown> {
   return { requires_action: false, ...(!event.assigned_to && operator ? { assigned_to: operator } : {}) };
 }
+
+/**
+ * Whether an event of the history passes the zone filter as the stream applies it (its zone name, or a
+ * maritime event's metadata.zone_id, exactly): the API's `zone` is looser (any case, and a zone's old name
+ * through its id), and the list must not hold rows the stream would not have sent.
+ */
+export function matchesZone(e: { location?: { zone?: unknown } | null; metadata?: Record<string, unknown> | null }, zone: string | undefined): boolean {
+  return !zone || e.location?.zone === zone || e.metadata?.zone_id === zone;
+}

@@ -9,7 +9,7 @@
 import type { Api } from './api.ts';
 import { portTime } from './config.ts';
 import { renderEventDetail, type EventLinks } from './event-detail.ts';
-import { CATEGORIES, fromApi, HISTORY_HOURS, historyQuery, insertionIndex, MAX_SHOWN, SEVERITIES, streamFilters, type PanelFilters } from './event-list.ts';
+import { CATEGORIES, fromApi, HISTORY_HOURS, historyQuery, insertionIndex, matchesZone, MAX_SHOWN, SEVERITIES, streamFilters, type PanelFilters } from './event-list.ts';
 import type { Message } from './live-socket.ts';
 
 export interface EventsPanel {
@@ -183,9 +183,11 @@ export function createEventsPanel(root: HTMLElement, opts: EventsPanelOptions): 
       for (let page = 1; page <= HISTORY_PAGES; page++) {
         const res = await opts.api.get<{ data: Message[]; pagination?: { total_pages?: number; total_items?: number } }>(historyQuery(filters, now, page));
         if (mine !== generation) return;
-        for (const m of res.data) put(fromApi(m), false);
-        read += res.data.length;
-        total = res.pagination?.total_items ?? read;
+        const kept = res.data.filter((m) => matchesZone(m, filters.zone));
+        for (const m of kept) put(fromApi(m), false);
+        read += kept.length;
+        // With a zone, the API's count includes events the stream's exact match leaves out.
+        total = filters.zone ? read : (res.pagination?.total_items ?? read);
         if (page >= (res.pagination?.total_pages ?? 1)) break;
       }
       const start = portTime(now - HISTORY_HOURS * 3600_000, opts.timezone);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acknowledgement, fromApi, HISTORY_HOURS, historyQuery, insertionIndex, streamFilters } from '../../../console/src/event-list.ts';
+import { acknowledgement, fromApi, matchesZone, HISTORY_HOURS, historyQuery, insertionIndex, streamFilters } from '../../../console/src/event-list.ts';
 
 describe('the events panel\'s history query', () => {
   const now = Date.parse('2026-11-28T12:00:00Z');
@@ -38,5 +38,15 @@ describe('events from the REST API and acknowledging', () => {
     expect(acknowledgement({ assigned_to: '' }, 'duty.officer')).toEqual({ requires_action: false, assigned_to: 'duty.officer' });
     expect(acknowledgement({ assigned_to: 'night.shift' }, 'duty.officer')).toEqual({ requires_action: false });
     expect(acknowledgement({ assigned_to: '' }, '')).toEqual({ requires_action: false });
+  });
+});
+
+describe('the zone filter on the history', () => {
+  it('passes what the stream passes: the zone name or a maritime event\'s zone id, exactly', () => {
+    expect(matchesZone({ location: { zone: 'Berth 7' } }, 'Berth 7')).toBe(true);
+    expect(matchesZone({ location: { zone: 'Berth 7' } }, 'berth 7')).toBe(false);
+    expect(matchesZone({ location: {}, metadata: { zone_id: 'zone_abc' } }, 'zone_abc')).toBe(true);
+    expect(matchesZone({ location: null, metadata: null }, 'Berth 7')).toBe(false);
+    expect(matchesZone({ location: null }, undefined)).toBe(true);
   });
 });
