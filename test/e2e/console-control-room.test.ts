@@ -104,6 +104,12 @@ describe('the console as a control-room screen', () => {
     await screenshot(page, 'control-1-filtered');
     await page.getByLabel('Severity at least').selectOption('');
     await expect.poll(() => row(MOTION).count(), { timeout: 15_000 }).toBe(1);
+    // The zone filter too: only the fence cut names the zone.
+    await page.locator('#events').getByLabel('Zone', { exact: true }).fill(ZONE.name);
+    await expect.poll(() => row(MOTION).count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => row(FENCE).count(), { timeout: 15_000 }).toBe(1);
+    await page.locator('#events').getByLabel('Zone', { exact: true }).fill('');
+    await expect.poll(() => row(MOTION).count(), { timeout: 15_000 }).toBe(1);
     // A live event after the filter change still arrives, once.
     const res = await call(`${url}/v1/events`, admin, { method: 'POST', json: { type: 'camera_offline', source_module: 'perimeter.cameras', title: `Camera 9 offline ${RUN}`, requires_action: false } });
     expect(res.status).toBe(201);
