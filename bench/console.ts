@@ -88,6 +88,11 @@ async function main(): Promise<void> {
     const res = await fetch(`${url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Bench zone ${z}`, type: 'restricted', alert_level: ['low', 'medium', 'high', 'critical'][z % 4], geometry }) });
     if (res.status !== 201) throw new Error(`zone: HTTP ${res.status} ${await res.text()}`);
   }
+  // The port's monitoring area round every vessel: the console's first view frames the zones, so this is what
+  // puts all 10,000 vessels in it (the first view's goal counts every vessel on the map).
+  const harbour = { type: 'Polygon', coordinates: [[[12.44, 55.612], [12.76, 55.612], [12.76, 55.768], [12.44, 55.768], [12.44, 55.612]]] };
+  const area = await fetch(`${url}/v1/maritime/zones`, { method: 'POST', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench harbour', type: 'monitoring', alert_level: 'low', geometry: harbour }) });
+  if (area.status !== 201) throw new Error(`zone: HTTP ${area.status} ${await area.text()}`);
 
   let second = 0;
   const sentAt: number[] = [];

@@ -10,7 +10,7 @@ export const vesselListQuerySchema = {
   additionalProperties: false,
   properties: {
     ...pageQueryProperties,
-    search: { type: 'string', minLength: 1, maxLength: 64, description: 'Name prefix (case-insensitive) or, when all digits, MMSI prefix' },
+    search: { type: 'string', minLength: 1, maxLength: 64, description: 'Name or call sign prefix (case-insensitive); when all digits also an MMSI or IMO prefix; "IMO 9321483" an IMO number prefix' },
     category: { ...shipCategorySchema, description: 'Vessel category' },
     zone: { type: 'string', minLength: 1, maxLength: 128, description: 'Zone id or name: vessels inside it now' },
     bbox: {

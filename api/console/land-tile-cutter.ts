@@ -1,18 +1,27 @@
-// Cuts the console's base map land into Mapbox vector tiles (docs/console.md "Map"): the packaged Natural
-// Earth 1:10m land (npm world-atlas) indexed once with geojson-vt (about 0.4 s and a few MiB), each tile
-// encoded with vt-pbf when asked for. Runs in a worker thread (land-tile-worker.ts), so neither the index nor
-// a deep tile's cut holds the API's event loop. Nothing is fetched from the internet.
+// Cuts the console's base map land into Mapbox vector tiles (docs/console.md "Land data"): inside the site's
+// box the site's own detailed land (api/console/land/site-land.json, cut from OpenStreetMap land polygons by
+// infra/cut-site-land.ts, or the file PSS_CONSOLE_LAND_FILE names), everywhere else Natural Earth 1:10m (npm
+// world-atlas), which draws a harbour as solid land. Both are indexed once with geojson-vt (well under a
+// second, a few MiB) and each tile is encoded with vt-pbf when asked for. Runs in a worker thread
+// (land-tile-worker.ts), so neither the index nor a deep tile's cut holds the API's event loop. Nothing is
+// fetched from the internet.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
+import { clipToBox, outsideBox, polygonsOf, type Ring } from './rect-clip.ts';
+import { parseSiteLand, type SiteLand } from './site-land.ts';
 
-/** Deepest zoom cut; the map over-zooms beyond it (1:10m land holds no more detail than this). */
-export const LAND_MAX_ZOOM = 10;
+export { parseSiteLand } from './site-land.ts';
+
+/** Deepest zoom cut, where a tile is about 2.4 km across and geojson-vt keeps the land to about a metre; the map over-zooms beyond. */
+export const LAND_MAX_ZOOM = 14;
 /** The vector tile layer the console's style reads (`source-layer`). */
 export const LAND_LAYER = 'land';
+/** The packaged site land: the Øresund about Copenhagen. */
+export const PACKAGED_SITE_LAND = new URL('./land/site-land.json', import.meta.url);
 
 export type TileAddress = { z: number; x: number; y: number };
 
@@ -28,15 +37,24 @@ export function tileAddress(z: string, x: string, y: string): TileAddress | 'bad
   return address.x < side && address.y < side ? address : 'absent';
 }
 
+/** The world's land as one collection: the site's inside its box, Natural Earth's outside it. Pure. */
+export function composeLand(world: Ring[][], site: SiteLand): GeoJSON.FeatureCollection {
+  const outside = outsideBox(site.box).flatMap((strip) => clipToBox(world, strip));
+  const multi = (polygons: Ring[][], source: string): GeoJSON.Feature => ({ type: 'Feature', properties: { source }, geometry: { type: 'MultiPolygon', coordinates: polygons } });
+  return { type: 'FeatureCollection', features: [multi(outside, 'natural-earth'), multi(site.polygons, 'site')] };
+}
+
 export interface LandCutter {
   /** The encoded tile (uncompressed MVT), or null where the tile holds no land (open sea). */
   cut(address: TileAddress): Uint8Array | null;
 }
 
-export async function createLandCutter(): Promise<LandCutter> {
+export async function createLandCutter(siteLandFile: string | URL = PACKAGED_SITE_LAND): Promise<LandCutter> {
   const path = createRequire(import.meta.url).resolve('world-atlas/land-10m.json');
   const topology = JSON.parse(await readFile(path, 'utf8')) as Topology;
-  const land = feature(topology, topology.objects.land as never) as unknown as GeoJSON.FeatureCollection;
+  const world = feature(topology, topology.objects.land as never) as unknown as GeoJSON.FeatureCollection;
+  const site = parseSiteLand(await readFile(siteLandFile, 'utf8'), String(siteLandFile));
+  const land = composeLand(polygonsOf(world.features.map((f) => f.geometry)), site);
   const index = new GeoJSONVT(land, { maxZoom: LAND_MAX_ZOOM, indexMaxZoom: 4, tolerance: 3, buffer: 64 });
   return {
     cut({ z, x, y }) {

@@ -7,7 +7,7 @@ import express, { Router } from 'express';
 import type { ServiceContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { consoleClientId, consoleRedirectUri } from './console-client.ts';
-import { tileAddress } from './land-tile-cutter.ts';
+import { LAND_MAX_ZOOM, tileAddress } from './land-tile-cutter.ts';
 import { landTile, warmLandTiles } from './land-tiles.ts';
 
 export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
@@ -37,7 +37,7 @@ export function consoleRouter(ctx: ServiceContext): Router {
   });
   router.get('/console/config.json', (_req, res) => {
     // The page asks for this first: the land tile worker builds its index while the page starts the map.
-    warmLandTiles();
+    warmLandTiles(config.consoleLandFile);
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       client_id: consoleClientId(config),
@@ -51,9 +51,9 @@ export function consoleRouter(ctx: ServiceContext): Router {
   router.get('/console/land/:z/:x/:y.pbf', async (req, res) => {
     const address = tileAddress(req.params.z, req.params.x, req.params.y);
     if (address === 'bad') throw new AppError('bad_request', 'Tile coordinates must be whole numbers: /console/land/{z}/{x}/{y}.pbf');
-    if (address === 'absent') throw new AppError('not_found', 'No such land tile: z is 0-10, x and y 0 to 2^z - 1');
-    const tile = await landTile(address);
-    // The land changes only with the package: a day in any cache.
+    if (address === 'absent') throw new AppError('not_found', `No such land tile: z is 0-${LAND_MAX_ZOOM}, x and y 0 to 2^z - 1`);
+    const tile = await landTile(address, config.consoleLandFile);
+    // The land changes only with the package or the site's file: a day in any cache.
     res.setHeader('Cache-Control', 'public, max-age=86400');
     if (!tile) return void res.status(204).end();
     res.type('application/x-protobuf').send(Buffer.from(tile.buffer, tile.byteOffset, tile.byteLength));

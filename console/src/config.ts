@@ -14,9 +14,25 @@ export async function loadConfig(): Promise<ConsoleConfig> {
   return (await res.json()) as ConsoleConfig;
 }
 
-/** A time in the port's timezone, as operators read it: 2026-11-26 07:48:29. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A time in the port's timezone as operators read it, with the zone beside it so nobody takes it for their
+ * own (a laptop on UTC, a visitor's phone): 2026-11-26 07:48:29 CET. The zone's short name is the browser's
+ * (CET/CEST for Europe/Copenhagen; GMT+8 where a zone has no abbreviation in English).
+ */
 export function portTime(iso: string | number, timezone: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(d);
+  let format = formats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
+    formats.set(timezone, format);
+  }
+  return format.format(d);
+}
+
+/** The zone's short name now (CET or CEST), for the page's header. */
+export function zoneName(timezone: string, at = Date.now()): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: timezone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timezone;
 }

@@ -23,6 +23,8 @@ interface Page {
 
 export interface GatePanel {
   refresh(): Promise<void>;
+  /** Opens the transaction in the pane (from an event's link). */
+  open(id: string): Promise<void>;
 }
 
 const PER_PAGE = 25;
@@ -250,6 +252,7 @@ export function createGatePanel(root: HTMLElement, opts: { api: Api; timezone: s
   }
 
   const panel: GatePanel = {
+    open,
     async refresh() {
       const mine = ++generation;
       const res = await opts.api.get<Page>(`/transactions?${query()}`);

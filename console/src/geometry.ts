@@ -47,3 +47,65 @@ export function zoneFeatures(zone: { id: string; name: string; type: string; ale
     }
   }
 }
+
+/** Every position of a zone's drawn features (circles as their polygon). */
+function positionsOf(features: GeoJSON.Feature[]): Position[] {
+  const out: Position[] = [];
+  const walk = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') out.push(c as Position);
+    else if (Array.isArray(c)) c.forEach(walk);
+  };
+  for (const f of features) walk((f.geometry as { coordinates?: unknown }).coordinates);
+  return out;
+}
+
+/** [west, south, east, north] of the zones, or null without any; a corridor's width and buffers are left out. */
+export function zonesBounds(zones: Parameters<typeof zoneFeatures>[0][]): [number, number, number, number] | null {
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const z of zones) {
+    for (const [x, y] of positionsOf(zoneFeatures(z))) {
+      if (x < w) w = x;
+      if (x > e) e = x;
+      if (y < s) s = y;
+      if (y > n) n = y;
+    }
+  }
+  return Number.isFinite(w) ? [w, s, e, n] : null;
+}
+
+/**
+ * Where a zone's name goes: a circle's centre, a corridor's middle point, else the middle of the polygon's box
+ * moved onto its nearest vertex when the box's middle is outside it (an L-shaped berth), so a name never
+ * floats over another zone's water.
+ */
+export function zoneLabelPoint(zone: Parameters<typeof zoneFeatures>[0]): Position | null {
+  const g = zone.geometry;
+  if (g.type === 'Circle') return g.center ?? null;
+  if (g.type === 'Corridor') {
+    const line = g.centerline ?? [];
+    if (line.length % 2 === 1) return line[(line.length - 1) / 2] as Position;
+    return midpoint(line[line.length / 2 - 1], line[line.length / 2]);
+  }
+  const rings = g.type === 'Polygon' ? [(g.coordinates as Position[][])[0] ?? []] : ((g.coordinates as Position[][][]) ?? []).map((p) => p[0] ?? []);
+  const outer = rings.reduce((a, r) => (r.length > a.length ? r : a), [] as Position[]);
+  if (outer.length === 0) return null;
+  const xs = outer.map((p) => p[0]);
+  const ys = outer.map((p) => p[1]);
+  const centre: Position = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  if (insideRing(centre, outer)) return centre;
+  return outer.reduce((best, p) => (Math.hypot(p[0] - centre[0], p[1] - centre[1]) < Math.hypot(best[0] - centre[0], best[1] - centre[1]) ? p : best), outer[0] as Position);
+}
+
+function midpoint(a: Position | undefined, b: Position | undefined): Position | null {
+  return a && b ? [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] : (a ?? b ?? null);
+}
+
+function insideRing([x, y]: Position, ring: Position[]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i] as Position;
+    const [xj, yj] = ring[j] as Position;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}

@@ -38,6 +38,8 @@ const ago = (at: string) => {
 
 export interface IncidentsPanel {
   refresh(): Promise<void>;
+  /** Opens the incident in the pane (from an event's link). */
+  open(id: string): Promise<void>;
 }
 
 const PATCH_RULES: FieldRule[] = [
@@ -203,6 +205,7 @@ export function createIncidentsPanel(root: HTMLElement, opts: { api: Api; timezo
   }
 
   const panel: IncidentsPanel = {
+    open,
     async refresh() {
       const status = showResolved.checked ? '' : '&status=open,acknowledged';
       const { data: items } = await opts.api.get<{ data: Incident[] }>(`/incidents?sort=severity&order=desc&per_page=100${status}`);

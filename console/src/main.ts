@@ -3,10 +3,12 @@
 import { setWorkerUrl } from 'maplibre-gl';
 import { ApiError, createApi, type Api } from './api.ts';
 import { AuthError, completeSignIn, refresh, signIn, signOut, storedSession, type Session } from './auth.ts';
-import { loadConfig, portTime, type ConsoleConfig } from './config.ts';
+import { loadConfig, portTime, zoneName, type ConsoleConfig } from './config.ts';
+import { createMapLegend } from './map-legend.ts';
+import { createVesselSearch } from './vessel-search.ts';
 import { createEventsPanel } from './events-panel.ts';
 import { createIncidentsPanel, type IncidentsPanel } from './incidents-panel.ts';
-import { createGatePanel } from './gate-panel.ts';
+import { createGatePanel, type GatePanel } from './gate-panel.ts';
 import { createZoneDraw } from './zone-draw.ts';
 import { createZoneEdit } from './zone-edit.ts';
 import { createIncidentMissions } from './incident-missions.ts';
@@ -78,6 +80,7 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   $('#signin').hidden = true;
   $('#app').hidden = false;
   $('#scopes').textContent = session.scopes.join(' ');
+  showSiteClock(config.timezone);
   $<HTMLButtonElement>('#signout').onclick = () => {
     signOut();
     location.replace(location.pathname);
@@ -93,10 +96,16 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     zones.catch(() => undefined);
     // For troubleshooting from the browser's console, and for the browser tests: what the map holds.
     (window as unknown as { pssMap: LiveMap }).pssMap = live;
+    // The stream is asked for the box in view; an unchanged box (the first view's own moveend) is not sent again.
+    let sentBox = '';
     const positions = new LiveSocket({
       url: `${ws}/v1/positions/stream`,
       token,
-      filters: () => ({ bbox: live.bounds() }),
+      filters: () => {
+        const bbox = live.bounds();
+        sentBox = JSON.stringify(bbox);
+        return { bbox };
+      },
       onMessage: (m) => {
         if (m.type === 'positions') live.applyPositions(m.positions, m.left, m.snapshot === true);
       },
@@ -105,9 +114,14 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
     let moveTimer: number | undefined;
     live.map.on('moveend', () => {
       clearTimeout(moveTimer);
-      moveTimer = window.setTimeout(() => positions.updateFilters(), 300);
+      moveTimer = window.setTimeout(() => {
+        if (JSON.stringify(live.bounds()) !== sentBox) positions.updateFilters();
+      }, 300);
     });
-    positions.start();
+    createMapLegend($('#map'));
+    createVesselSearch($('#map'), { api, onFound: (mmsi) => void showVessel(api, live, config, mmsi, true).catch(showError) });
+    // The first view frames the site's zones: the stream is asked for that box, not the default view's.
+    void zones.then((all) => live.fitZones(all), () => undefined).finally(() => positions.start());
     sockets.push(positions);
     await ready;
     performance.mark('console:map-loaded');
@@ -145,10 +159,12 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   // Who is signed in: operator fields (the gate override's operator_id) are filled with it.
   let operator = '';
   void api.get<{ data: { subject?: string } }>('/auth/introspect').then((r) => (operator = r.data.subject ?? ''), () => undefined);
+  let gate: GatePanel | undefined;
   if (can('transactions:read')) {
-    const gate = createGatePanel($('#gate'), { api, timezone: config.timezone, canWrite: can('transactions:write'), operator: () => operator });
-    void gate.refresh().catch(showError);
-    window.setInterval(() => void gate.refresh().catch(() => undefined), 15_000);
+    gate = createGatePanel($('#gate'), { api, timezone: config.timezone, canWrite: can('transactions:write'), operator: () => operator });
+    const panel = gate;
+    void panel.refresh().catch(showError);
+    window.setInterval(() => void panel.refresh().catch(() => undefined), 15_000);
   } else {
     $('#gate').textContent = 'Your account may not read gate transactions (transactions:read).';
   }
@@ -161,8 +177,17 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
       if (levels) alarmLevels = new Set(Object.entries(levels).filter(([, b]) => b.notify.includes('audio_alarm')).map(([level]) => level));
     }
     const panel = createEventsPanel($('#events'), {
+      api,
       timezone: config.timezone,
+      canWrite: can('events:write'),
+      operator: () => operator,
       alarmLevels: () => alarmLevels,
+      links: {
+        ...(map ? { showOnMap: (lng: number, lat: number, severity: string) => map?.flyToPoint(lng, lat, severity) } : {}),
+        ...(map ? { vessel: (mmsi: number) => void showVessel(api, map as LiveMap, config, mmsi, true).catch(showError) } : {}),
+        ...(incidents ? { incident: (id: string) => { selectTab('incidents'); void incidents?.open(id).catch(showError); } } : {}),
+        ...(gate ? { transaction: (id: string) => { selectTab('gate'); void gate?.open(id).catch(showError); } } : {}),
+      },
       onEvent: (m: Message) => {
         if (String(m.event_type).startsWith('incident_')) void incidents?.refresh().catch(() => undefined);
         if (map && typeof m.location?.lat === 'number' && typeof m.location?.lng === 'number') map.flashEvent(m.location.lng, m.location.lat, m.severity);
@@ -183,6 +208,11 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   } else {
     $('#events').textContent = 'Your account may not read events (events:read).';
   }
+}
+
+/** Shows a tab of the side panel by its panel's id (events, incidents, gate, zones). */
+function selectTab(panel: string): void {
+  document.querySelector<HTMLButtonElement>(`[role=tab][aria-controls=${panel}]`)?.click();
 }
 
 /** The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says. */
@@ -240,7 +270,18 @@ interface VesselDetail {
   risk_score?: number;
 }
 
-async function showVessel(api: Api, map: LiveMap, config: ConsoleConfig, mmsi: number): Promise<void> {
+/** The site's time and zone in the header, so every time on the page is read in it. */
+function showSiteClock(timezone: string): void {
+  const clock = document.createElement('span');
+  clock.id = 'site-time';
+  clock.title = `Times on this page are in ${timezone}`;
+  document.querySelector('header h1')?.after(clock);
+  const tick = () => (clock.textContent = `Site time ${portTime(Date.now(), timezone).slice(11)} · ${timezone} (${zoneName(timezone)})`);
+  tick();
+  window.setInterval(tick, 1000);
+}
+
+async function showVessel(api: Api, map: LiveMap, config: ConsoleConfig, mmsi: number, fly = false): Promise<void> {
   const panel = $('#vessel');
   panel.hidden = false;
   panel.textContent = 'Loading vessel ...';
@@ -250,6 +291,9 @@ async function showVessel(api: Api, map: LiveMap, config: ConsoleConfig, mmsi: n
   ]);
   map.showTrack(track?.data ?? null);
   const p = v.last_position;
+  // Found by a search or from an event: the map flies to it (where it is now on the stream, else its last report).
+  const now = map.vessel(mmsi);
+  if (fly && (now || p)) map.flyToPoint(now?.lon ?? (p as { lon: number }).lon, now?.lat ?? (p as { lat: number }).lat);
   panel.innerHTML = '';
   const h = document.createElement('h2');
   h.textContent = `${v.name || 'Unnamed vessel'} (${v.mmsi})`;

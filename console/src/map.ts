@@ -1,14 +1,14 @@
-// The live map (docs/console.md "Map"): MapLibre GL on a sea-coloured background with the Natural Earth land
-// as vector tiles cut by the api role (/console/land/{z}/{x}/{y}.pbf), the zones by alert level with their
-// buffers, and the vessels as WebGL symbol layers (one per shard of the vessels, vessel-pack.ts) whose GeoJSON
+// The live map (docs/console.md "Map"): MapLibre GL on a sea-coloured background with the land as vector tiles
+// cut by the api role (/console/land/{z}/{x}/{y}.pbf: the site's own land in its box, Natural Earth outside),
+// the zones by alert level with their buffers and names, and the vessels as WebGL symbol layers (one per shard of the vessels, vessel-pack.ts) whose GeoJSON
 // is built in MapLibre's worker from packed arrays the page posts once per animation frame at most
 // (vessel-feed.ts, vessel-worker.ts), with names drawn as label images at high zoom (vessel-labels.ts).
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource, Map as MlMap, MapLayerMouseEvent } from 'maplibre-gl';
-import { zoneFeatures, type ZoneGeometry } from './geometry.ts';
+import { zoneFeatures, zoneLabelPoint, zonesBounds, type ZoneGeometry } from './geometry.ts';
 import { createVesselFeed, UNKNOWN_COLOUR, type VesselPosition } from './vessel-feed.ts';
 import { SHARDS, unpack } from './vessel-pack.ts';
-import { installVesselLabels, LABEL_PREFIX } from './vessel-labels.ts';
+import { installVesselLabels, LABEL_PREFIX, ZONE_LABEL_PREFIX } from './vessel-labels.ts';
 import { bufferFeatures, type ZoneBuffer } from './zone-buffer.ts';
 
 export type { VesselPosition } from './vessel-feed.ts';
@@ -24,6 +24,10 @@ type MapZone = { id: string; name: string; type: string; alert_level: string; ge
 export interface LiveMap {
   map: MlMap;
   setZones(zones: MapZone[]): void;
+  /** Frames the zones (the first view): at once, no animation. */
+  fitZones(zones: MapZone[]): void;
+  /** Flies to a place and circles it (an event's location). */
+  flyToPoint(lng: number, lat: number, severity?: string): void;
   /** Applies a positions message; the map takes the changes at the next animation frame. */
   applyPositions(positions: VesselPosition[], left: number[], snapshot: boolean): void;
   setCategory(mmsi: number, category: string | undefined, name: string | undefined): void;
@@ -62,15 +66,20 @@ function levelColour(): maplibregl.ExpressionSpecification {
   return ['match', ['get', 'alert_level'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string];
 }
 
+/** The land tiles' deepest zoom (api/console/land-tile-cutter.ts LAND_MAX_ZOOM); the map over-zooms past it. */
+const LAND_MAX_ZOOM = 14;
+const ZONE_LABEL_MIN_ZOOM = 10;
+
 function style(tileUrl: string | null): maplibregl.StyleSpecification {
   // Absolute, as MapLibre's worker needs; '{z}' must stay unescaped, which new URL() would not do.
   const land = `${location.origin}${location.pathname.replace(/[^/]*$/, '')}land/{z}/{x}/{y}.pbf`;
   return {
     version: 8,
     sources: {
-      land: { type: 'vector', tiles: [land], minzoom: 0, maxzoom: 10 },
+      land: { type: 'vector', tiles: [land], minzoom: 0, maxzoom: LAND_MAX_ZOOM, attribution: '© OpenStreetMap contributors (ODbL), Natural Earth' },
       ...(tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256 } } : {}),
       zones: { type: 'geojson', data: empty() },
+      'zone-labels': { type: 'geojson', data: empty() },
       buffers: { type: 'geojson', data: empty() },
       ...Object.fromEntries(SHARD_IDS.map((s) => [`vessels-${s}`, { type: 'geojson', data: empty(), maxzoom: 12, buffer: 32 } as const])),
       track: { type: 'geojson', data: empty() },
@@ -86,6 +95,8 @@ function style(tileUrl: string | null): maplibregl.StyleSpecification {
       { id: 'zone-line', type: 'line', source: 'zones', filter: ['!=', ['get', 'shape'], 'Corridor'], paint: { 'line-color': levelColour(), 'line-width': 2, 'line-dasharray': ['case', ['==', ['get', 'zone_type'], 'restricted'], ['literal', [1]], ['literal', [3, 2]]] } },
       { id: 'zone-corridor', type: 'line', source: 'zones', filter: ['==', ['get', 'shape'], 'Corridor'], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.35, 'line-width': metres('width_px0') } },
       { id: 'zone-buffer-edge', type: 'line', source: 'buffers', filter: ['==', ['get', 'kind'], 'edge'], layout: { 'line-join': 'round' }, paint: { 'line-color': levelColour(), 'line-opacity': 0.7, 'line-width': 1.5, 'line-dasharray': [2, 2], 'line-offset': metres('offset_px0') } },
+      // Zone names as images (vessel-labels.ts: no glyph server offline), hidden where they would overlap.
+      { id: 'zone-labels', type: 'symbol', source: 'zone-labels', minzoom: ZONE_LABEL_MIN_ZOOM, layout: { 'icon-image': ['concat', ZONE_LABEL_PREFIX, ['get', 'alert_level'], ':', ['get', 'name']], 'icon-padding': 4 } },
       { id: 'track', type: 'line', source: 'track', paint: { 'line-color': '#111827', 'line-width': 2, 'line-dasharray': [2, 1] } },
       { id: 'flashes', type: 'circle', source: 'flashes', paint: { 'circle-radius': 14, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 3, 'circle-stroke-color': ['match', ['get', 'severity'], 'critical', LEVEL_COLOURS.critical as string, 'high', LEVEL_COLOURS.high as string, 'medium', LEVEL_COLOURS.medium as string, LEVEL_COLOURS.low as string] } },
       ...SHARD_IDS.map((s): maplibregl.LayerSpecification => ({
@@ -107,7 +118,9 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
   const map = new maplibregl.Map({ container, center: [12.6, 55.69], zoom: 10, attributionControl: false, fadeDuration: 0, style: style(tileUrl) });
   map.addControl(new maplibregl.NavigationControl({ showCompass: true }), 'top-left');
   map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-  installVesselLabels(map);
+  // The land's licence (ODbL) asks for the attribution; compact, it is an (i) in the corner.
+  map.addControl(new maplibregl.AttributionControl({ compact: true }), 'bottom-right');
+  installVesselLabels(map, LEVEL_COLOURS);
   const feed = createVesselFeed();
   // One channel per page: a second console tab has its own (not crypto.randomUUID: plain-http pages lack it).
   const channelName = `pss-vessels-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -175,6 +188,11 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
     map,
     setZones(zones) {
       (map.getSource('zones') as GeoJSONSource).setData({ type: 'FeatureCollection', features: zones.flatMap((z) => zoneFeatures(z)) });
+      const labels = zones.flatMap((z): GeoJSON.Feature[] => {
+        const at = zoneLabelPoint(z);
+        return at ? [{ type: 'Feature', properties: { id: z.id, name: z.name, alert_level: z.alert_level }, geometry: { type: 'Point', coordinates: at } }] : [];
+      });
+      (map.getSource('zone-labels') as GeoJSONSource).setData({ type: 'FeatureCollection', features: labels });
       (map.getSource('buffers') as GeoJSONSource).setData({ type: 'FeatureCollection', features: zones.flatMap((z) => bufferFeatures(z)) });
       container.dataset.zones = String(zones.length);
     },
@@ -186,6 +204,16 @@ export function createMap(container: HTMLElement, tileUrl: string | null, onLoad
     setCategory(mmsi, category, name) {
       feed.describe(mmsi, category, name);
       schedule();
+    },
+    fitZones(zones) {
+      const b = zonesBounds(zones);
+      if (!b) return;
+      const camera = map.cameraForBounds([[b[0], b[1]], [b[2], b[3]]], { padding: 40, maxZoom: 15 });
+      if (camera) map.jumpTo(camera);
+    },
+    flyToPoint(lng, lat, severity) {
+      map.flyTo({ center: [lng, lat], zoom: Math.max(map.getZoom(), 14) });
+      if (severity) this.flashEvent(lng, lat, severity);
     },
     showTrack(track) {
       (map.getSource('track') as GeoJSONSource).setData({ type: 'FeatureCollection', features: track?.geometry ? [track] : [] });

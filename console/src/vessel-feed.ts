@@ -16,7 +16,7 @@ export interface VesselFrame {
   looks: Looks[];
 }
 
-const CATEGORY_COLOURS: Record<string, string> = {
+export const CATEGORY_COLOURS: Record<string, string> = {
   cargo: '#15803d', tanker: '#b91c1c', passenger: '#1d4ed8', fishing: '#a16207', tug: '#7c3aed', pilot: '#0e7490',
   pleasure: '#db2777', sailing: '#db2777', high_speed_craft: '#ea580c', military: '#374151',
 };

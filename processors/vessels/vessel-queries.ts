@@ -84,8 +84,12 @@ export async function listVessels(pool: Pool, f: VesselFilter): Promise<{ vessel
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
   if (f.search !== undefined) {
-    const pattern = param(likePrefix(f.search.toLowerCase()));
-    where.push(/^\d+$/.test(f.search) ? `(mmsi::text LIKE ${pattern} OR lower(name) LIKE ${pattern})` : `lower(name) LIKE ${pattern}`);
+    // A name or call sign prefix; digits are also an MMSI or IMO prefix; "IMO 9321483" only an IMO number.
+    const imo = /^imo\s*(\d+)$/i.exec(f.search.trim())?.[1];
+    const pattern = param(likePrefix((imo ?? f.search).toLowerCase()));
+    if (imo) where.push(`imo::text LIKE ${pattern}`);
+    else if (/^\d+$/.test(f.search)) where.push(`(mmsi::text LIKE ${pattern} OR imo::text LIKE ${pattern} OR lower(name) LIKE ${pattern})`);
+    else where.push(`(lower(name) LIKE ${pattern} OR lower(callsign) LIKE ${pattern})`);
   }
   if (f.category !== undefined) where.push(`category = ${param(f.category)}`);
   if (f.seen_since !== undefined) where.push(`last_report_at >= ${param(f.seen_since)}::timestamptz`);

@@ -64,6 +64,8 @@ describe('the operator console in Chromium', () => {
     await signIn(stack, USER, PASSWORD, { signIn: '1-sign-in', consent: '2-consent' });
     await expect.poll(() => page.locator('#scopes').textContent()).toContain('maritime:read');
     await page.locator('#map[data-zones]').waitFor();
+    // The first view frames the zones (this file's berth, close up); the vessels sail outside it: the harbour view.
+    await page.evaluate(() => (globalThis as never as { pssMap: { map: { jumpTo(o: object): void } } }).pssMap.map.jumpTo({ center: [12.6, 55.69], zoom: 10 }));
     await expect.poll(() => page.evaluate((m) => (globalThis as never as { pssMap?: { vessel(m: number): unknown } }).pssMap?.vessel(m), BASE + 2), { timeout: 15_000 }).toMatchObject({ lon: 12.63 });
     // The vessel moves: the map follows within the stream's second.
     await produce(track(BASE + 2, new Date(Date.now() - 5_000), [{ minute: 0, lon: 12.635, lat: 55.701 }, { minute: 0.05, lon: 12.64, lat: 55.702 }], 3));

@@ -81,7 +81,7 @@ describe('the console map in Chromium', () => {
     expect(Buffer.from(await land.arrayBuffer()).includes('land')).toBe(true);
     // Open sea: no content, which MapLibre draws as an empty tile.
     expect((await fetch(`${url}/console/land/5/4/20.pbf`)).status).toBe(204);
-    for (const [path, status, code] of [['11/0/0', 404, 'not_found'], ['2/4/0', 404, 'not_found'], ['x/0/0', 400, 'bad_request'], ['1/-1/0', 400, 'bad_request']] as const) {
+    for (const [path, status, code] of [['15/0/0', 404, 'not_found'], ['2/4/0', 404, 'not_found'], ['x/0/0', 400, 'bad_request'], ['1/-1/0', 400, 'bad_request']] as const) {
       const res = await fetch(`${url}/console/land/${path}.pbf`);
       expect(res.status, path).toBe(status);
       expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe(code);

@@ -193,6 +193,10 @@ describe('the positions sink and the vessel API', () => {
       return (res.json.data as { mmsi: number }[]).map((v) => v.mmsi).filter((m) => m === A || m === B);
     };
     expect(await mmsis('search=northern')).toEqual([A]);
+    // Call sign (case-insensitive prefix) and IMO number, as the console's vessel search sends them.
+    expect(await mmsis('search=oznl')).toEqual([A]);
+    expect(await mmsis('search=9321483')).toEqual([A]);
+    expect(await mmsis(`search=${encodeURIComponent('IMO 9321483')}`)).toEqual([A]);
     expect(await mmsis(`search=${String(BASE).slice(0, 6)}&per_page=200`)).toEqual(expect.arrayContaining([A, B]));
     expect(await mmsis(`search=${B}`)).toEqual([B]);
     expect(await mmsis(`category=cargo&search=${A}`)).toEqual([A]);

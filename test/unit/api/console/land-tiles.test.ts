@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORK_BOUNDED_WAITING } from '../../../support/work-bounded.ts';
-import { createLandCutter, LAND_LAYER, LAND_MAX_ZOOM, tileAddress } from '../../../../api/console/land-tile-cutter.ts';
+import { createLandCutter, LAND_LAYER, LAND_MAX_ZOOM, parseSiteLand, tileAddress, type LandCutter } from '../../../../api/console/land-tile-cutter.ts';
+import type { Box } from '../../../../api/console/rect-clip.ts';
+import { checkSiteLandFile } from '../../../../api/console/site-land.ts';
+import { loadConfig } from '../../../../app/config.ts';
+import { landAt, tileOf } from '../../../support/land-tile.ts';
 import { landTile } from '../../../../api/console/land-tiles.ts';
 
 describe('land tile addresses', () => {
@@ -37,4 +44,59 @@ describe('land tiles', () => {
     expect(await landTile({ z: 8, x: 136, y: 80 })).toBe(first);
     expect(await landTile({ z: 5, x: 4, y: 20 })).toBeNull();
   });
+});
+
+describe('the site\'s land inside its box', () => {
+  // A made-up site: land over the box with a harbour basin (a hole) where Natural Earth has solid land.
+  const box: Box = [12.5, 55.6, 12.7, 55.75];
+  const ring = (w: number, s: number, e: number, n: number): [number, number][] => [[w, s], [e, s], [e, n], [w, n], [w, s]];
+  const site = { type: 'Feature', bbox: box, properties: {}, geometry: { type: 'MultiPolygon', coordinates: [[ring(12.5, 55.6, 12.62, 55.75), ring(12.58, 55.67, 12.61, 55.69)]] } };
+  const atZoom = (cutter: LandCutter, lon: number, lat: number, z: number) => {
+    const t = tileOf(lon, lat, z);
+    return landAt(cutter.cut(t), t.px, t.py);
+  };
+  let dir: string;
+  let cutter: LandCutter;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pss-land-'));
+    writeFileSync(join(dir, 'site.json'), JSON.stringify(site));
+    // A site of open Pacific: the world as Natural Earth alone draws it.
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ type: 'Feature', bbox: [-150, -10, -149, -9], properties: {}, geometry: { type: 'MultiPolygon', coordinates: [] } }));
+    cutter = await createLandCutter(join(dir, 'site.json'));
+  }, 20_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('draws the site\'s water as water where Natural Earth has land, and its land as land', async () => {
+    const natural = await createLandCutter(join(dir, 'none.json'));
+    // Natural Earth 1:10m draws Copenhagen's inner harbour (Inderhavnen) as land.
+    expect(atZoom(natural, 12.5985, 55.6855, 14)).toBe(true);
+    for (const z of [10, 12, 14]) {
+      expect(atZoom(cutter, 12.595, 55.68, z), `basin at z${z}`).toBe(false);
+      expect(atZoom(cutter, 12.55, 55.68, z), `land at z${z}`).toBe(true);
+      // East of the site's land, inside its box: water, as the site says, not Natural Earth's Amager.
+      expect(atZoom(cutter, 12.65, 55.63, z), `site water at z${z}`).toBe(false);
+    }
+    // Outside the box the world's land is still drawn: Aarhus and Malmö's hinterland.
+    expect(atZoom(cutter, 10.15, 56.15, 10)).toBe(true);
+    expect(atZoom(cutter, 13.2, 55.6, 10)).toBe(true);
+  }, 20_000);
+
+  it('refuses a file that is not a site land file, saying what one is', () => {
+    expect(() => parseSiteLand(JSON.stringify({ type: 'Feature', geometry: site.geometry }), 'x.json')).toThrow(/x.json: not a site land file.*bbox/);
+    expect(() => parseSiteLand(JSON.stringify({ ...site, bbox: [13, 55, 12, 56] }), 'x.json')).toThrow(/not a site land file/);
+    // PSS_CONSOLE_LAND_FILE is checked when the settings are read: start-up stops naming the file.
+    expect(checkSiteLandFile(join(dir, 'site.json'))).toBe(join(dir, 'site.json'));
+    expect(() => checkSiteLandFile(join(dir, 'missing.json'))).toThrow(/cannot read .*missing\.json/);
+    writeFileSync(join(dir, 'broken.json'), '{"type":');
+    expect(() => checkSiteLandFile(join(dir, 'broken.json'))).toThrow(/broken\.json is not JSON/);
+    expect(() => loadConfig({ PSS_CONSOLE_LAND_FILE: join(dir, 'missing.json') } as NodeJS.ProcessEnv)).toThrow(/PSS_CONSOLE_LAND_FILE/);
+  });
+
+  it('packages the Øresund: Inderhavnen off Amaliehaven and Nordhavn\'s basin are water, Kastellet and Holmen land', async () => {
+    const packaged = await createLandCutter();
+    expect(atZoom(packaged, 12.5985, 55.6855, 14)).toBe(false);
+    expect(atZoom(packaged, 12.6, 55.689, 14)).toBe(false);
+    expect(atZoom(packaged, 12.595, 55.691, 14)).toBe(true);
+    expect(atZoom(packaged, 12.607, 55.683, 14)).toBe(true);
+  }, 20_000);
 });
