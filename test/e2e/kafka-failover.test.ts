@@ -263,5 +263,12 @@ describe('the broker leading most partitions lost under load, then back', { time
     }
     process.stdout.write(`kafka failover warnings: ${JSON.stringify(Object.fromEntries(warned))}\n`);
     process.stdout.write(`kafka failover figures: ${JSON.stringify(figures)}\n`);
+
+    // Issue 33, item 2: after a broker was lost and came back, SIGTERM timed out in 5 of 5 runs (a fetch stuck
+    // at the lost broker held the consumers' close). It stops within the shutdown timeout, exit code 0.
+    const termAt = Date.now();
+    service.process.kill('SIGTERM');
+    const code = await service.exited;
+    expect({ code, stop_ms_within_timeout: Date.now() - termAt < config.shutdownTimeoutMs, timedOut: service.logs().some((l) => l.includes('shutdown timed out')) }).toEqual({ code: 0, stop_ms_within_timeout: true, timedOut: false });
   });
 });
