@@ -6,6 +6,7 @@ import { counter, histogram } from '../platform/metrics.ts';
 import { inTransaction, type Pool } from '../platform/postgres.ts';
 import { RESPONSE_ACTION_KINDS } from '../schemas/incident.ts';
 import { claimDueActions, completeAction, failAction, type ClaimedAction } from './action-log.ts';
+import { RetryLater } from './retry-later.ts';
 import { EventReads, type ActionEffect, type ExecutorContext } from './executors/context.ts';
 import type { ActionKind } from './planner.ts';
 
@@ -138,7 +139,12 @@ export class ActionExecutor {
         return 'retry' as const;
       });
       executed.inc({ kind: action.kind, outcome });
-      (outcome === 'given_up' ? log.error.bind(log) : log.warn.bind(log))({ err, attempt: action.attempt }, `response action failed (${outcome})`);
+      if (err instanceof RetryLater && outcome === 'retry') {
+        // Expected and handled (e.g. no drone free yet: the incident was escalated meanwhile): a line, not an alarm.
+        log.info({ attempt: action.attempt, reason: err.message }, 'response action waiting; retried on its schedule');
+      } else {
+        (outcome === 'given_up' ? log.error.bind(log) : log.warn.bind(log))({ err, attempt: action.attempt }, `response action failed (${outcome})`);
+      }
     }
   }
 }

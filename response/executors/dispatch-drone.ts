@@ -18,6 +18,7 @@ import { missionIdOf, requestMission, type MissionSettings } from '../../drones/
 import { completeAction, recordActions, type ClaimedAction } from '../action-log.ts';
 import type { ActionHandler } from '../executor.ts';
 import { fleetEscalation } from '../fleet-escalation.ts';
+import { RetryLater } from '../retry-later.ts';
 import { RESPONSE_MODULE, type ExecutorContext } from './context.ts';
 
 /** Where the event happened, as a mission target. */
@@ -74,7 +75,7 @@ export function dispatchDroneExecutor(ctx: ExecutorContext, fleet: MissionSettin
     });
     if ('failed' in outcome) {
       ctx.relay.wake();
-      throw new Error(outcome.failed);
+      throw new RetryLater(outcome.failed);
     }
     return outcome.kept;
   };

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimDueActions, completeAction, failAction, listActions, recordActions, ACTION_LEASE_MS, ACTION_RETRY_DELAYS_MS } from '../../../response/action-log.ts';
 import { ActionExecutor, type ActionHandler } from '../../../response/executor.ts';
+import { RetryLater } from '../../../response/retry-later.ts';
+import { createLogger } from '../../../platform/log.ts';
 import { planActions } from '../../../response/planner.ts';
 import { createPool, inTransaction, type Pool } from '../../../platform/postgres.ts';
 import { DEFAULT_SYSTEM_CONFIG } from '../../../schemas/system-config.ts';
@@ -126,5 +128,28 @@ describe('response executor on the real Postgres', () => {
     const views = await listActions(pool, { eventId: 'evt_exec' });
     expect(views.every((v) => v.status === 'done')).toBe(true);
     expect(views.find((v) => v.target === 'coast_guard')).toMatchObject({ attempts: 2 });
+  });
+
+  // Issue 34 (the demo's table): a dispatch with no drone free is an expected wait (the incident is escalated
+  // meanwhile), yet every retry was logged at warn with a stack trace, on the operator's terminal. A RetryLater
+  // is retried on the same schedule, logged at info without a stack; any other failure stays a warning.
+  it('an expected wait (RetryLater) is retried on the schedule and logged at info, any other failure at warn', async () => {
+    const planned = planActions({ event: event('evt_wait'), rule: undefined, config: DEFAULT_SYSTEM_CONFIG, incident: undefined });
+    await inTransaction(pool, (c) => recordActions(c, planned));
+    const lines: { level: number; msg: string; err?: unknown; target?: string }[] = [];
+    const log = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    const handler: ActionHandler = async (action) => {
+      if (action.kind === 'escalate' && action.target === 'coast_guard') throw new RetryLater('no drone available for mission msn_1: every drone is busy');
+      if (action.kind === 'escalate' && action.target === 'port_authority') throw new Error('party unreachable');
+      return completeAction(pool, action, { executor: 'test' });
+    };
+    const executor = new ActionExecutor({ pool, log, handlers: { notify: handler, escalate: handler, lock_gate: handler, dispatch_drone: handler, close_incident: handler } });
+    await executor.runOnce(Date.now());
+    const waiting = lines.filter((l) => l.msg === 'response action waiting; retried on its schedule');
+    const failed = lines.filter((l) => l.msg.startsWith('response action failed'));
+    expect(waiting.map((l) => ({ level: l.level, target: l.target, err: l.err }))).toEqual([{ level: 30, target: 'coast_guard', err: undefined }]);
+    expect(failed.map((l) => ({ level: l.level, target: l.target }))).toEqual([{ level: 40, target: 'port_authority' }]);
+    const views = await listActions(pool, { eventId: 'evt_wait' });
+    expect(views.find((v) => v.target === 'coast_guard')).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });
