@@ -16,7 +16,7 @@ import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
-import { newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { feedAsOf, newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
 import { recentFeedOutages } from '../../platform/health/feed-outages.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { applyEncounters } from './store/encounter-store.ts';
@@ -66,6 +66,7 @@ const LEARNED_TICK_MS = 1_000;
 class OwnedVessels {
   constructor(sourceOutages?: Map<string, Outage>) {
     this.feed = newFeedState(sourceOutages);
+    this.asOf = feedAsOf(this.feed);
   }
 
   states = new Map<number, VesselState>();
@@ -77,11 +78,8 @@ class OwnedVessels {
   /** Vessels known to have no stored state, so they are not looked up again. */
   absent = new Set<number>();
 
-  watermarkOf = (mmsi: number): number | undefined => {
-    const partition = this.feed.partitionOf.get(mmsi);
-    return partition === undefined ? undefined : this.feed.watermarks.get(partition);
-  };
-  partitionOfVessel = (mmsi: number): number | undefined => this.feed.partitionOf.get(mmsi);
+  /** How far each vessel's silence can be judged: its feed's clock (rules/feed-silence.ts). */
+  asOf: (mmsi: number) => number | undefined;
 }
 
 /**
@@ -108,7 +106,12 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   let owned = new OwnedVessels(sourceOutages);
   const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
-  const housekeepingDue = (): boolean => Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
+  let lastCaughtUpHousekeeping = Date.now();
+  // An idle poll means every partition of this member has been read: then vessels are judged on their
+  // feed's clock alone (rules/feed-silence.ts `caughtUp`), so a vessel alone on its partition is judged too
+  // even when every housekeeping due falls on a batch.
+  const housekeepingDue = (idle: boolean): boolean =>
+    Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS || (idle && Date.now() - lastCaughtUpHousekeeping > HOUSEKEEPING_EVERY_MS);
   // The site-wide dwell_time stored through the rules API, over the built-in defaults; rebuilt only when
   // the snapshot changes, because dwell policies are cached per config object.
   let configFor: { snapshot: ZoneSnapshot; config: ZoneRulesConfig } | undefined;
@@ -165,7 +168,8 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   }
 
   async function evaluate(records: InRecord[]): Promise<void> {
-    if (records.length === 0 && !(housekeepingDue() && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
+    const idle = records.length === 0;
+    if (idle && !(housekeepingDue(idle) && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
     const started = performance.now();
     const items = await parsePositions(records);
     if (Date.now() - outagesReadAt > FEED_OUTAGES_EVERY_MS) {
@@ -192,9 +196,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     const snapshot = catalog.snapshot;
     const config = configOf(snapshot);
     let outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
-    if (housekeepingDue()) {
+    if (housekeepingDue(idle)) {
       lastHousekeeping = Date.now();
-      outcome = withHousekeeping(outcome, expireSilent(v.states, v.watermarkOf, snapshot, config, v.feed, v.partitionOfVessel));
+      if (idle) lastCaughtUpHousekeeping = lastHousekeeping;
+      v.feed.caughtUp = idle;
+      outcome = withHousekeeping(outcome, expireSilent(v.states, v.asOf, snapshot, config, v.feed));
     }
     const { events, changed, occupancy, encounters } = outcome;
 

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { carriedElsewhere, carry, limitPassedAt, newFeedClock } from '../../../../../processors/maritime/rules/feed-clock.ts';
+
+const T0 = Date.parse('2026-11-28T06:00:00Z');
+const S = 1_000;
+const SILENCE = 300 * S;
+
+describe('the feed clock', () => {
+  it('moves with the feed\'s newest report and records a jump past the silence limit as a quiet stretch', () => {
+    const clock = newFeedClock();
+    expect(carry(clock, 'north', T0, SILENCE)).toBeUndefined();
+    expect(carry(clock, 'north', T0 + 300 * S, SILENCE)).toBeUndefined();
+    expect(carry(clock, 'north', T0 + 100 * S, SILENCE)).toBeUndefined();
+    expect(clock.carried.get('north')).toBe(T0 + 300 * S);
+    expect(carry(clock, 'north', T0 + 900 * S, SILENCE)).toEqual({ from: T0 + 300 * S, to: T0 + 900 * S });
+    // Another feed has a clock of its own.
+    expect(carry(clock, 'south', T0 + 2_000 * S, SILENCE)).toBeUndefined();
+    expect(clock.carried.get('north')).toBe(T0 + 900 * S);
+    // Before a member first heard a feed it cannot know whether the feed carried.
+    expect(clock.quiet.get('north')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 300 * S, to: T0 + 900 * S }]);
+  });
+
+  it('gives the same stretches whatever order the feed\'s reports are read in (partitions read at different paces)', () => {
+    const times = [0, 60, 120, 500, 560, 1_400, 1_460, 1_520].map((s) => T0 + s * S);
+    const inOrder = newFeedClock();
+    for (const t of times) carry(inOrder, 'f', t, SILENCE);
+    // One partition (the odd reports) read far ahead of the other.
+    const skewed = newFeedClock();
+    for (const t of [times[0], times[2], times[4], times[6], times[1], times[3], times[5], times[7]]) carry(skewed, 'f', t as number, SILENCE);
+    expect(skewed.quiet.get('f')).toEqual(inOrder.quiet.get('f'));
+    expect(inOrder.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 120 * S, to: T0 + 500 * S }, { from: T0 + 560 * S, to: T0 + 1_400 * S }]);
+  });
+
+  it('is moved on by what another member read, so the next report is not a jump', () => {
+    const clock = newFeedClock();
+    carry(clock, 'f', T0, SILENCE);
+    carriedElsewhere(clock, 'f', T0 + 1_000 * S);
+    carriedElsewhere(clock, 'f', T0 + 10 * S);
+    expect(carry(clock, 'f', T0 + 1_100 * S, SILENCE)).toBeUndefined();
+    expect(clock.carried.get('f')).toBe(T0 + 1_100 * S);
+    // A feed it has not heard itself is not started by others' reading.
+    carriedElsewhere(clock, 'g', T0);
+    expect(clock.carried.has('g')).toBe(false);
+  });
+});
+
+describe('when a silence passes its limit, counting only the time the feed carried', () => {
+  const LIMIT = 120 * S;
+  it('is the last report plus the limit when the feed carried throughout', () => {
+    expect(limitPassedAt([], T0, LIMIT)).toBe(T0 + LIMIT);
+    expect(limitPassedAt([{ from: T0 - 600 * S, to: T0 - 60 * S }], T0, LIMIT)).toBe(T0 + LIMIT);
+  });
+  it('stands before an outage that begins after the limit passed', () => {
+    expect(limitPassedAt([{ from: T0 + 600 * S, to: Number.POSITIVE_INFINITY }], T0, LIMIT)).toBe(T0 + LIMIT);
+    expect(limitPassedAt([{ from: T0 + 120 * S, to: Number.POSITIVE_INFINITY }], T0, LIMIT)).toBe(T0 + LIMIT);
+  });
+  it('skips the part of the silence an outage covers and counts the parts before and after', () => {
+    // 60 s before the outage, 60 s after it.
+    expect(limitPassedAt([{ from: T0 + 60 * S, to: T0 + 900 * S }], T0, LIMIT)).toBe(T0 + 960 * S);
+    // Two outages.
+    expect(limitPassedAt([{ from: T0 + 1_000 * S, to: T0 + 1_100 * S }, { from: T0 + 60 * S, to: T0 + 900 * S }], T0, 200 * S)).toBe(T0 + 1_140 * S);
+    // Overlapping stretches (the ingest's and one seen here) count once.
+    expect(limitPassedAt([{ from: T0 + 60 * S, to: T0 + 900 * S }, { from: T0 + 100 * S, to: T0 + 800 * S }], T0, LIMIT)).toBe(T0 + 960 * S);
+  });
+  it('never passes while an outage that began within the limit is still open', () => {
+    expect(limitPassedAt([{ from: T0 + 60 * S, to: Number.POSITIVE_INFINITY }], T0, LIMIT)).toBe(Number.POSITIVE_INFINITY);
+  });
+  it('counts a silence of a few seconds before an outage as part of it (the feed\'s last reports before it)', () => {
+    expect(limitPassedAt([{ from: T0 + 4 * S, to: T0 + 900 * S }], T0, LIMIT)).toBe(T0 + 900 * S + LIMIT);
+    expect(limitPassedAt([{ from: Number.NEGATIVE_INFINITY, to: T0 + 900 * S }], T0, LIMIT)).toBe(T0 + 900 * S + LIMIT);
+  });
+});
