@@ -103,6 +103,9 @@ export class FeedWatch {
   /** The open outage of the feed up to `at` was closed in Postgres. */
   closed(feed: string, at: number): void {
     const state = this.#feeds.get(feed);
-    if (state !== undefined && state.resumedAt === at) state.resumedAt = undefined;
+    if (state !== undefined && state.resumedAt === at) {
+      state.resumedAt = undefined;
+      state.resumedReported = undefined;
+    }
   }
 }

@@ -16,7 +16,8 @@ import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
-import { feedAsOf, newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { adoptSharedClocks, feedAsOf, newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { sharedFeedClocks, shareFeedClocks } from './store/feed-clock-store.ts';
 import { recentFeedOutages } from '../../platform/health/feed-outages.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { applyEncounters } from './store/encounter-store.ts';
@@ -50,8 +51,9 @@ const STATIC_WAIT_BOUND_MS = 2_000;
  */
 const HOUSEKEEPING_EVERY_MS = 10_000;
 /**
- * How often the ingest feeds' outages are read from Postgres (docs/operations.md "Feed silence"), and how
- * long after its end an outage still matters (a vessel silent since before it counts from its end).
+ * How often the ingest feeds' outages are read from Postgres (docs/operations.md "Feed silence"), and the
+ * feeds' clocks shared with the other members (docs/zones-and-rules.md "AIS loss"); how long after its
+ * end an outage still matters (a vessel silent since before it counts from its end).
  */
 const FEED_OUTAGES_EVERY_MS = 2_000;
 const FEED_OUTAGES_WITHIN_MS = 6 * 3_600_000;
@@ -100,9 +102,11 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   // vessel type works from the first report after a restart.
   const directoryRole = await followVesselDirectory(ctx, directory);
 
-  // Outlives rebalances: outages are the feeds', not the partitions'.
+  // Outlives rebalances: outages and clocks are the feeds', not the partitions'.
   let sourceOutages = new Map<string, Outage>();
   let outagesReadAt = 0;
+  let sharedClocks = new Map<string, number>();
+  const clocksShared = new Map<string, number>();
   let owned = new OwnedVessels(sourceOutages);
   const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
@@ -173,7 +177,7 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     const started = performance.now();
     const items = await parsePositions(records);
     if (Date.now() - outagesReadAt > FEED_OUTAGES_EVERY_MS) {
-      sourceOutages = await recentFeedOutages(ctx.pool, FEED_OUTAGES_WITHIN_MS);
+      [sourceOutages, sharedClocks] = await Promise.all([recentFeedOutages(ctx.pool, FEED_OUTAGES_WITHIN_MS), shareClocks().then(() => sharedFeedClocks(ctx.pool, FEED_OUTAGES_WITHIN_MS))]);
       outagesReadAt = Date.now();
       owned.feed.sourceOutages = sourceOutages;
     }
@@ -200,6 +204,8 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
       lastHousekeeping = Date.now();
       if (idle) lastCaughtUpHousekeeping = lastHousekeeping;
       v.feed.caughtUp = idle;
+      // Everything on this member's partitions has been read: what the others read of its feeds counts.
+      if (idle) adoptSharedClocks(v.feed, sharedClocks, config.feed_silence_seconds);
       outcome = withHousekeeping(outcome, expireSilent(v.states, v.asOf, snapshot, config, v.feed));
     }
     const { events, changed, occupancy, encounters } = outcome;
@@ -240,6 +246,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     latePositions.inc(outcome.late);
     futurePositions.inc(outcome.future);
     batchSeconds.observe((performance.now() - started) / 1000);
+  }
+
+  /** Writes how far this member has read each feed, where that moved since it last wrote. */
+  async function shareClocks(): Promise<void> {
+    const moved = new Map([...owned.feed.clock.carried].filter(([feed, t]) => t > (clocksShared.get(feed) ?? Number.NEGATIVE_INFINITY)));
+    await shareFeedClocks(ctx.pool, moved);
+    for (const [feed, t] of moved) clocksShared.set(feed, t);
   }
 
   /** What a checkpoint compares: the zone presences and the rule slices. */

@@ -68,15 +68,6 @@ function fill(stretches: Quiet[], t: number, silenceMs: number): void {
 }
 
 /**
- * Moves the feed's clock to `t` without a report (another member read the feed that far): the member's
- * own next report of the feed is then measured from there, not from its own last one.
- */
-export function carriedElsewhere(clock: FeedClock, feed: string, t: number): void {
-  const newest = clock.carried.get(feed);
-  if (newest !== undefined && t > newest) clock.carried.set(feed, t);
-}
-
-/**
  * The instant a silence that began at `lastSeen` passes `limitMs`, counting only the time outside the
  * quiet stretches (any order, may overlap); Infinity while a stretch it needs has not ended.
  */

@@ -83,6 +83,17 @@ export function observeReport(feed: FeedState, source: string, t: number, silenc
   return stretch === undefined ? undefined : { silent_from: stretch.from, resumed_at: stretch.to };
 }
 
+/**
+ * What other members read of the feeds (`shared`: each feed's newest report time), taken in while this
+ * member is caught up: a report dated then exists, so it moves the clock as a report read here would,
+ * and a jump past the silence limit since this member's own newest is a quiet stretch (it cannot tell
+ * whether the feed carried meanwhile; taken in every few seconds, as live, there is no such jump). Feeds
+ * this member has not heard are left out: none of its vessels is judged on them.
+ */
+export function adoptSharedClocks(feed: FeedState, shared: ReadonlyMap<string, number>, silenceSeconds: number): void {
+  for (const [source, t] of shared) if (feed.clock.carried.has(source)) carry(feed.clock, source, t, silenceSeconds * 1000);
+}
+
 /** A report of a feed whose outage is still open here: the feed is back (its ingest says so a little later). */
 export function observeSource(feed: FeedState, source: string, t: number): void {
   const outage = feed.sourceOutages.get(source);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { carriedElsewhere, carry, limitPassedAt, newFeedClock } from '../../../../../processors/maritime/rules/feed-clock.ts';
+import { carry, limitPassedAt, newFeedClock } from '../../../../../processors/maritime/rules/feed-clock.ts';
+import { adoptSharedClocks, feedAsOf, newFeedState } from '../../../../../processors/maritime/rules/feed-silence.ts';
 
 const T0 = Date.parse('2026-11-28T06:00:00Z');
 const S = 1_000;
@@ -31,16 +32,26 @@ describe('the feed clock', () => {
     expect(inOrder.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 120 * S, to: T0 + 500 * S }, { from: T0 + 560 * S, to: T0 + 1_400 * S }]);
   });
 
-  it('is moved on by what another member read, so the next report is not a jump', () => {
-    const clock = newFeedClock();
-    carry(clock, 'f', T0, SILENCE);
-    carriedElsewhere(clock, 'f', T0 + 1_000 * S);
-    carriedElsewhere(clock, 'f', T0 + 10 * S);
-    expect(carry(clock, 'f', T0 + 1_100 * S, SILENCE)).toBeUndefined();
-    expect(clock.carried.get('f')).toBe(T0 + 1_100 * S);
-    // A feed it has not heard itself is not started by others' reading.
-    carriedElsewhere(clock, 'g', T0);
-    expect(clock.carried.has('g')).toBe(false);
+  it('takes in what other members read of a feed: a vessel alone of its feed here is judged on the whole feed', () => {
+    const feed = newFeedState();
+    carry(feed.clock, 'f', T0, SILENCE);
+    feed.sourceOf.set(7, 'f');
+    feed.partitionOf.set(7, 2);
+    feed.watermarks.set(2, T0);
+    // Read every few seconds while live: no jump, the clock moves on.
+    for (let s = 2; s <= 600; s += 2) adoptSharedClocks(feed, new Map([['f', T0 + s * S]]), 300);
+    expect(feed.clock.carried.get('f')).toBe(T0 + 600 * S);
+    expect(feed.clock.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }]);
+    feed.caughtUp = true;
+    expect(feedAsOf(feed)(7)).toBe(T0 + 600 * S);
+    // While catching up, no further than the vessel's own partition was read.
+    feed.caughtUp = false;
+    expect(feedAsOf(feed)(7)).toBe(T0);
+    // A jump past the silence limit since this member last looked: it cannot tell whether the feed carried.
+    adoptSharedClocks(feed, new Map([['f', T0 + 1_500 * S], ['g', T0]]), 300);
+    expect(feed.clock.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 600 * S, to: T0 + 1_500 * S }]);
+    // A feed this member never heard is not started by others' reading.
+    expect(feed.clock.carried.has('g')).toBe(false);
   });
 });
 
