@@ -233,21 +233,21 @@ export function expireSilent(
   const occupancy: OccupancyChange[] = [];
   const ruled = snapshot.zoneRules.size > 0;
   for (const [mmsi, state] of states) {
-    const watermark = asOf(mmsi);
-    if (watermark === undefined) continue;
+    const now = asOf(mmsi);
+    if (now === undefined) continue;
     if (!isDurable(state)) {
-      if (watermark - state.last_seen_at > FORGET_AFTER_MS) states.delete(mmsi);
+      if (now - state.last_seen_at > FORGET_AFTER_MS) states.delete(mmsi);
       continue;
     }
     let dirty = false;
     if (ruled) {
-      const found = silenceGap(state, watermark, feed, snapshot);
+      const found = silenceGap(state, now, feed, snapshot);
       events.push(...found);
       dirty = found.length > 0;
     }
-    if (state.zones.length > 0 && watermark - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
+    if (state.zones.length > 0 && now - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
       const insideBefore = ruled ? insideTimed(state, snapshot) : NONE;
-      const result = expire(state, watermark, snapshot.rules, config);
+      const result = expire(state, now, snapshot.rules, config);
       if (result.intents.length > 0 || result.state === undefined) {
         for (const intent of result.intents) events.push(zoneEvent(intent, 'ais-silence'));
         if (result.state === undefined) state.zones = [];

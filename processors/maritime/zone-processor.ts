@@ -46,7 +46,7 @@ const STATIC_WAIT_BOUND_MS = 2_000;
 
 /**
  * How often (wall clock) silent vessels are checked, with or without traffic (an idle member does it on its
- * tick: reports that arrived at once, a replay or a catch-up, and then stopped are judged at the watermark
+ * tick: reports that arrived at once, a replay or a catch-up, and then stopped are judged at the feed clock
  * they left); the silence limits themselves are event time.
  */
 const HOUSEKEEPING_EVERY_MS = 10_000;
@@ -61,8 +61,8 @@ const FEED_OUTAGES_WITHIN_MS = 6 * 3_600_000;
 const LEARNED_TICK_MS = 1_000;
 
 /**
- * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
- * the partitions' own records (watermarks, feed outages), dropped on every rebalance and after a failed
+ * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states, feed
+ * outages) or of the partitions' own records (the feed clocks), dropped on every rebalance and after a failed
  * batch. `states` holds every vessel seen (the previous fix the rules need), not only the stored ones.
  */
 class OwnedVessels {
