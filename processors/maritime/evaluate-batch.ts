@@ -3,7 +3,7 @@ import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts
 import { detectSilence, gapOnReport, gapWatch, type Watch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
-import { coveredBySourceOutage, feedSilenceIntent, newFeedState, observeReport, vesselSilentFrom, type FeedState } from './rules/feed-silence.ts';
+import { coveredBySourceOutage, feedSilenceIntent, newFeedState, observeReport, vesselSilentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
 import { updateRisk } from './rules/risk-score.ts';
@@ -16,7 +16,7 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
 
 /**
  * The zone pipeline for one batch of positions, in order (Traccar-style, one stage per line):
- *   0. the feed's clock, and the feed outage this report ends     (rules/feed-silence.ts, feed-clock.ts)
+ *   0. (whole batch first) the feeds' clocks, the feed outages the batch ends  (rules/feed-silence.ts, feed-clock.ts)
  *   1. position -> H3 cell -> candidate zones -> exact test      (zones/zone-index.ts)
  *   2. + static data (name, category)                            (vessel-directory.ts)
  *   3. static data learned since the previous report -> intents    (rules/vessel-zone-state.ts learnVessel)
@@ -86,6 +86,7 @@ export function evaluatePositions(
     const facts = directory.get(mmsi);
     if (state !== undefined && facts !== undefined && state.zones.length > 0) learn(state, facts);
   }
+  feedClocks(items, feed, config, events);
   for (const { partition, position: p } of items) {
     feed.partitionOf.set(p.mmsi, partition);
     if (p.lat === undefined || p.lon === undefined) continue;
@@ -96,9 +97,6 @@ export function evaluatePositions(
     }
     if (reportedAt > (watermarks.get(partition) ?? 0)) watermarks.set(partition, reportedAt);
     if (reportedAt > (feed.watermarks.get(partition) ?? 0)) feed.watermarks.set(partition, reportedAt);
-    const outage = observeReport(feed, p.source, reportedAt, config.feed_silence_seconds);
-    // A feed outage the ingest watched was its own event (docs/operations.md "Feed silence").
-    if (outage !== undefined && !coveredBySourceOutage(feed, outage)) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, p.source), p.station ?? p.source));
     const where = snapshot.index.locate(p.lat, p.lon);
     const firstEvent = events.length;
     const before = states.get(p.mmsi);
@@ -154,6 +152,27 @@ export function evaluatePositions(
     const outcome = learnVessel(state, facts, snapshot.rules, config);
     if (outcome.changed) changed.set(state.mmsi, state);
     for (const intent of outcome.intents) events.push(zoneEvent(intent, LEARNED_DEVICE));
+  }
+}
+
+/**
+ * Step 0, for the whole batch before any report is judged: its partitions arrive in any order (one read
+ * ahead of another), and a report of a feed dated inside what looked like the feed's outage proves the
+ * feed was carrying then (feed-clock.ts). So each report is judged on a clock that has seen the whole
+ * batch, and a feed outage is announced only if the batch leaves it standing.
+ */
+function feedClocks(items: readonly PartitionedPosition[], feed: FeedState, config: ZoneRulesConfig, events: SecurityEvent[]): void {
+  const ended: { outage: Outage; source: string; device: string }[] = [];
+  for (const { position: p } of items) {
+    const reportedAt = p.lat === undefined || p.lon === undefined ? undefined : believableReportTime(p);
+    if (reportedAt === undefined) continue;
+    const outage = observeReport(feed, p.source, reportedAt, config.feed_silence_seconds);
+    if (outage !== undefined) ended.push({ outage, source: p.source, device: p.station ?? p.source });
+  }
+  for (const { outage, source, device } of ended) {
+    const standing = feed.clock.quiet.get(source)?.some((q) => q.from === outage.silent_from && q.to === outage.resumed_at) ?? false;
+    // A feed outage the ingest watched was its own event (docs/operations.md "Feed silence").
+    if (standing && !coveredBySourceOutage(feed, outage)) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, source), device));
   }
 }
 

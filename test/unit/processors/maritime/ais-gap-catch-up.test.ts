@@ -211,4 +211,15 @@ describe('AIS gaps judged on the vessel\'s feed, not its partition (issue 33)', 
     expect(gaps.map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', SILENT, iso(1_410 + 30)]]);
     expect(gaps[0]?.metadata).toMatchObject({ last_seen_at: iso(120), silent_from: iso(1_410 + 30 - LOSS_SECONDS) });
   });
+
+  it('judges a vessel alone on its partition by the whole batch, whatever order its partitions come in (a replay)', () => {
+    // DARK alone on partition 1: in the zone 0-2 min, dark until 12 min, back until 20 min; three vessels
+    // elsewhere every minute on partitions 0 and 2. The batch lists partition 1 first, as a fetch may.
+    const DARK = 219_000_301;
+    const dark = [...minutes(0, 120, 30), ...minutes(720, 1_200, 30)].map((s) => inZone(DARK, s, 1));
+    const others = [0, 1, 2].flatMap((v) => minutes(0, 1_200).map((s) => away(219_000_310 + v, s, v === 1 ? 2 : 0)));
+    const events = housekept([...dark, ...others]);
+    expect(gapsOf(events).map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', DARK, iso(120 + LOSS_SECONDS)], ['ais_gap_end', DARK, iso(720)]]);
+    expect(events.filter((e) => e.type === 'system_health_change')).toEqual([]);
+  });
 });
