@@ -3,7 +3,7 @@ import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts
 import { detectSilence, gapOnReport, gapWatch, type Watch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
-import { coveredBySourceOutage, feedSilenceIntent, newFeedState, observeReport, vesselSilentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { feedSilenceIntent, newFeedState, observeBatch, vesselSilentFrom, type FeedState } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
 import { updateRisk } from './rules/risk-score.ts';
@@ -155,24 +155,14 @@ export function evaluatePositions(
   }
 }
 
-/**
- * Step 0, for the whole batch before any report is judged: its partitions arrive in any order (one read
- * ahead of another), and a report of a feed dated inside what looked like the feed's outage proves the
- * feed was carrying then (feed-clock.ts). So each report is judged on a clock that has seen the whole
- * batch, and a feed outage is announced only if the batch leaves it standing.
- */
+/** Step 0: the feeds' clocks take in the whole batch first; the feed outages it ends are announced. */
 function feedClocks(items: readonly PartitionedPosition[], feed: FeedState, config: ZoneRulesConfig, events: SecurityEvent[]): void {
-  const ended: { outage: Outage; source: string; device: string }[] = [];
-  for (const { position: p } of items) {
-    const reportedAt = p.lat === undefined || p.lon === undefined ? undefined : believableReportTime(p);
-    if (reportedAt === undefined) continue;
-    const outage = observeReport(feed, p.source, reportedAt, config.feed_silence_seconds);
-    if (outage !== undefined) ended.push({ outage, source: p.source, device: p.station ?? p.source });
-  }
-  for (const { outage, source, device } of ended) {
-    const standing = feed.clock.quiet.get(source)?.some((q) => q.from === outage.silent_from && q.to === outage.resumed_at) ?? false;
-    // A feed outage the ingest watched was its own event (docs/operations.md "Feed silence").
-    if (standing && !coveredBySourceOutage(feed, outage)) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, source), device));
+  const reports = items.flatMap(({ position: p }) => {
+    const t = p.lat === undefined || p.lon === undefined ? undefined : believableReportTime(p);
+    return t === undefined ? [] : [{ source: p.source, t, device: p.station ?? p.source }];
+  });
+  for (const { outage, report } of observeBatch(feed, reports, config.feed_silence_seconds)) {
+    events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, report.source), report.device));
   }
 }
 

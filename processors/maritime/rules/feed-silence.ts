@@ -84,6 +84,35 @@ export function observeReport(feed: FeedState, source: string, t: number, silenc
 }
 
 /**
+ * A batch's reports, all of them before any is judged: partitions arrive in any order (one read ahead of
+ * another), and a report of a feed dated inside what looked like the feed's outage proves the feed was
+ * carrying then (feed-clock.ts). Returns the outages seen here that the batch leaves standing (new ones,
+ * or what is left of one a report split) and no ingest recorded (those said so themselves), each with the
+ * report that ended it: one system_health_change each.
+ */
+export function observeBatch<R extends { source: string; t: number }>(feed: FeedState, reports: Iterable<R>, silenceSeconds: number): { outage: Outage; report: R }[] {
+  const known = new Map<string, Set<string>>();
+  const byFeed = new Map<string, R[]>();
+  for (const report of reports) {
+    if (!known.has(report.source)) known.set(report.source, new Set((feed.clock.quiet.get(report.source) ?? []).map(keyOf)));
+    byFeed.set(report.source, [...(byFeed.get(report.source) ?? []), report]);
+    observeReport(feed, report.source, report.t, silenceSeconds);
+  }
+  const out: { outage: Outage; report: R }[] = [];
+  for (const [source, before] of known) {
+    for (const q of feed.clock.quiet.get(source) ?? []) {
+      const outage = { silent_from: q.from, resumed_at: q.to };
+      if (before.has(keyOf(q)) || !Number.isFinite(q.from) || coveredBySourceOutage(feed, outage)) continue;
+      const report = (byFeed.get(source) as R[]).find((r) => r.t === q.to);
+      if (report !== undefined) out.push({ outage, report });
+    }
+  }
+  return out;
+}
+
+const keyOf = (q: Quiet): string => `${q.from}/${q.to}`;
+
+/**
  * What other members read of the feeds (`shared`: each feed's newest report time), taken in while this
  * member is caught up: a report dated then exists, so it moves the clock as a report read here would,
  * and a jump past the silence limit since this member's own newest is a quiet stretch (it cannot tell

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carry, limitPassedAt, newFeedClock } from '../../../../../processors/maritime/rules/feed-clock.ts';
-import { adoptSharedClocks, feedAsOf, newFeedState } from '../../../../../processors/maritime/rules/feed-silence.ts';
+import { adoptSharedClocks, feedAsOf, newFeedState, observeBatch } from '../../../../../processors/maritime/rules/feed-silence.ts';
 
 const T0 = Date.parse('2026-11-28T06:00:00Z');
 const S = 1_000;
@@ -52,6 +52,25 @@ describe('the feed clock', () => {
     expect(feed.clock.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 600 * S, to: T0 + 1_500 * S }]);
     // A feed this member never heard is not started by others' reading.
     expect(feed.clock.carried.has('g')).toBe(false);
+  });
+});
+
+describe('a batch of reports taken in whole', () => {
+  const reports = (source: string, seconds: number[]) => seconds.map((s) => ({ source, t: T0 + s * S }));
+  it('announces a feed outage the batch leaves standing, once, and none that its other partitions fill', () => {
+    const feed = newFeedState();
+    // South's partitions come in any order: its gap from 0 to 600 s is filled at 300 s.
+    const ended = observeBatch(feed, [...reports('north', [0, 60, 1_000, 1_060]), ...reports('south', [0, 600]), ...reports('south', [300])], 300);
+    expect(ended.map(({ outage, report }) => [report.source, outage, report.t])).toEqual([['north', { silent_from: T0 + 60 * S, resumed_at: T0 + 1_000 * S }, T0 + 1_000 * S]]);
+    // Filled only in part: what is left past the limit is announced.
+    const west = observeBatch(feed, [...reports('west', [0, 1_000]), ...reports('west', [100])], 300);
+    expect(west.map(({ outage }) => outage)).toEqual([{ silent_from: T0 + 100 * S, resumed_at: T0 + 1_000 * S }]);
+    // The next batch does not announce it again.
+    expect(observeBatch(feed, reports('west', [1_010]), 300)).toEqual([]);
+  });
+  it('leaves an outage the ingest recorded to the ingest\'s own event', () => {
+    const feed = newFeedState(new Map([['north', { silent_from: T0 + 60 * S, resumed_at: T0 + 1_000 * S }]]));
+    expect(observeBatch(feed, reports('north', [0, 60, 1_000]), 300)).toEqual([]);
   });
 });
 
