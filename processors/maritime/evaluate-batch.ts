@@ -159,7 +159,7 @@ export function evaluatePositions(
 function feedClocks(items: readonly PartitionedPosition[], feed: FeedState, config: ZoneRulesConfig, events: SecurityEvent[]): void {
   const reports = items.flatMap(({ position: p }) => {
     const t = p.lat === undefined || p.lon === undefined ? undefined : believableReportTime(p);
-    return t === undefined ? [] : [{ source: p.source, t, device: p.station ?? p.source }];
+    return t === undefined ? [] : [{ source: p.source, t, mmsi: p.mmsi, device: p.station ?? p.source }];
   });
   for (const { outage, report } of observeBatch(feed, reports, config.feed_silence_seconds)) {
     events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, report.source), report.device));

@@ -41,7 +41,7 @@ function pssReplay(file: string, env: Record<string, string>): Promise<{ code: n
   });
 }
 
-describe('pss replay of a recording in which a vessel goes dark', () => {
+describe.each(['0', '2'])('pss replay of a recording in which a vessel goes dark (zone workers: %s)', (workers) => {
   const prefix = `${unique('aisgapreplay')}.`;
   const partitions = topicSpecs(prefix).find((t) => t.name === `${prefix}ais.positions`)!.partitions;
   const partitionIn = (mmsi: number) => partitionOfKey(String(mmsi), partitions);
@@ -50,7 +50,7 @@ describe('pss replay of a recording in which a vessel goes dark', () => {
   let zoneId: string;
 
   beforeAll(async () => {
-    service = await startService(testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_MARITIME_ZONE_WORKERS: '0' }), ['api', 'processors'], testLog, [authFeature, ingestFeature, maritimeFeature]);
+    service = await startService(testConfig({ PSS_TOPIC_PREFIX: prefix, PSS_MARITIME_ZONE_WORKERS: workers }), ['api', 'processors'], testLog, [authFeature, ingestFeature, maritimeFeature]);
     const { pool, config } = service.context;
     const writer = (await createApiKey(pool, config.environment, { name: 'replay-gap-admin', scopes: ['maritime:write'] }, 'test')).key;
     const zone = await call(`${service.url}/v1/maritime/zones`, writer, { method: 'POST', json: { name: `Night anchorage ${unique('z')}`, type: 'anchorage', alert_level: 'low', geometry: { type: 'Circle', center: ZONE_CENTRE, radius_meters: 2000 } } });

@@ -14,17 +14,25 @@ export interface Quiet {
   from: number;
   /** Infinity while the feed is still silent. */
   to: number;
+  /**
+   * The vessel whose reports bound the stretch at both ends, when one did: all that was seen of the feed
+   * was that vessel's own silence (say it is alone of its feed on this member's partitions), which is no
+   * evidence of a feed outage for that vessel, nor one to announce.
+   */
+  by?: number;
 }
 
 export interface FeedClock {
   /** Newest report time each feed carried. */
   carried: Map<string, number>;
+  /** The vessel of each feed's newest report, when known. */
+  carriedBy: Map<string, number | undefined>;
   /** The stretches each feed carried nothing, sorted and disjoint. */
   quiet: Map<string, Quiet[]>;
 }
 
 export function newFeedClock(): FeedClock {
-  return { carried: new Map(), quiet: new Map() };
+  return { carried: new Map(), carriedBy: new Map(), quiet: new Map() };
 }
 
 /**
@@ -39,18 +47,21 @@ export const QUIET_SLACK_MS = 5_000;
  * others) proves the feed was carrying then: the stretch is split and parts no longer than `silenceMs`
  * are dropped, so the stretches depend on which reports exist, not on the order they are read in.
  */
-export function carry(clock: FeedClock, feed: string, t: number, silenceMs: number): Quiet | undefined {
+export function carry(clock: FeedClock, feed: string, t: number, silenceMs: number, vessel?: number): Quiet | undefined {
   const newest = clock.carried.get(feed);
   if (newest === undefined) {
     // First heard by this member (a start or rebalance): how long the feed was out before is not known.
     clock.carried.set(feed, t);
+    clock.carriedBy.set(feed, vessel);
     clock.quiet.set(feed, [{ from: Number.NEGATIVE_INFINITY, to: t }]);
     return undefined;
   }
   if (t > newest) {
+    const before = clock.carriedBy.get(feed);
     clock.carried.set(feed, t);
+    clock.carriedBy.set(feed, vessel);
     if (t - newest <= silenceMs) return undefined;
-    const stretch = { from: newest, to: t };
+    const stretch: Quiet = vessel !== undefined && before === vessel ? { from: newest, to: t, by: vessel } : { from: newest, to: t };
     (clock.quiet.get(feed) as Quiet[]).push(stretch);
     return stretch;
   }
@@ -63,6 +74,7 @@ function fill(stretches: Quiet[], t: number, silenceMs: number): void {
   const i = stretches.findIndex((s) => s.from < t && t < s.to);
   if (i < 0) return;
   const s = stretches[i] as Quiet;
+  // Each part now ends or begins at another vessel's report.
   const parts = [{ from: s.from, to: t }, { from: t, to: s.to }].filter((p) => p.to - p.from > silenceMs);
   stretches.splice(i, 1, ...parts);
 }

@@ -42,10 +42,13 @@ export function newFeedState(sourceOutages: Map<string, Outage> = new Map()): Fe
   return { clock: newFeedClock(), watermarks: new Map(), partitionOf: new Map(), sourceOf: new Map(), sourceOutages, caughtUp: false };
 }
 
-/** The stretches `source` carried nothing; a vessel whose feed is not known is judged against every feed's. */
-function quietOf(feed: FeedState, source: string | undefined): Quiet[] {
+/**
+ * The stretches `source` carried nothing, as far as `mmsi`'s silence goes (not those its own silence alone
+ * made); a vessel whose feed is not known is judged against every feed's.
+ */
+function quietOf(feed: FeedState, source: string | undefined, mmsi: number): Quiet[] {
   const out: Quiet[] = [];
-  for (const [name, stretches] of feed.clock.quiet) if (source === undefined || name === source) out.push(...stretches);
+  for (const [name, stretches] of feed.clock.quiet) if (source === undefined || name === source) out.push(...stretches.filter((q) => q.by !== mmsi));
   for (const [name, o] of feed.sourceOutages) if (source === undefined || name === source) out.push({ from: o.silent_from, to: o.resumed_at });
   return out;
 }
@@ -57,7 +60,7 @@ function quietOf(feed: FeedState, source: string | undefined): Quiet[] {
  * the vessel's last report move it (a feed outage that took the vessel's reports with it).
  */
 export function vesselSilentFrom(feed: FeedState, mmsi: number, lastSeenAt: number, limitMs = 0): number {
-  return limitPassedAt(quietOf(feed, feed.sourceOf.get(mmsi)), lastSeenAt, limitMs) - limitMs;
+  return limitPassedAt(quietOf(feed, feed.sourceOf.get(mmsi), mmsi), lastSeenAt, limitMs) - limitMs;
 }
 
 /**
@@ -76,10 +79,10 @@ export function feedAsOf(feed: FeedState): (mmsi: number) => number | undefined 
   };
 }
 
-/** A report of `source` dated `t`: its feed's clock moves on; returns the outage it ends, if any (seen here). */
-export function observeReport(feed: FeedState, source: string, t: number, silenceSeconds: number): Outage | undefined {
+/** A report of `source` dated `t` (of vessel `mmsi`): its feed's clock moves on; returns the outage it ends, if any (seen here). */
+export function observeReport(feed: FeedState, source: string, t: number, silenceSeconds: number, mmsi?: number): Outage | undefined {
   observeSource(feed, source, t);
-  const stretch = carry(feed.clock, source, t, silenceSeconds * 1000);
+  const stretch = carry(feed.clock, source, t, silenceSeconds * 1000, mmsi);
   return stretch === undefined ? undefined : { silent_from: stretch.from, resumed_at: stretch.to };
 }
 
@@ -87,22 +90,22 @@ export function observeReport(feed: FeedState, source: string, t: number, silenc
  * A batch's reports, all of them before any is judged: partitions arrive in any order (one read ahead of
  * another), and a report of a feed dated inside what looked like the feed's outage proves the feed was
  * carrying then (feed-clock.ts). Returns the outages seen here that the batch leaves standing (new ones,
- * or what is left of one a report split) and no ingest recorded (those said so themselves), each with the
- * report that ended it: one system_health_change each.
+ * or what is left of one a report split), that more than one vessel's reports bound, and that no ingest
+ * recorded (those said so themselves), each with the report that ended it: one system_health_change each.
  */
-export function observeBatch<R extends { source: string; t: number }>(feed: FeedState, reports: Iterable<R>, silenceSeconds: number): { outage: Outage; report: R }[] {
+export function observeBatch<R extends { source: string; t: number; mmsi?: number }>(feed: FeedState, reports: Iterable<R>, silenceSeconds: number): { outage: Outage; report: R }[] {
   const known = new Map<string, Set<string>>();
   const byFeed = new Map<string, R[]>();
   for (const report of reports) {
     if (!known.has(report.source)) known.set(report.source, new Set((feed.clock.quiet.get(report.source) ?? []).map(keyOf)));
     byFeed.set(report.source, [...(byFeed.get(report.source) ?? []), report]);
-    observeReport(feed, report.source, report.t, silenceSeconds);
+    observeReport(feed, report.source, report.t, silenceSeconds, report.mmsi);
   }
   const out: { outage: Outage; report: R }[] = [];
   for (const [source, before] of known) {
     for (const q of feed.clock.quiet.get(source) ?? []) {
       const outage = { silent_from: q.from, resumed_at: q.to };
-      if (before.has(keyOf(q)) || !Number.isFinite(q.from) || coveredBySourceOutage(feed, outage)) continue;
+      if (before.has(keyOf(q)) || !Number.isFinite(q.from) || q.by !== undefined || coveredBySourceOutage(feed, outage)) continue;
       const report = (byFeed.get(source) as R[]).find((r) => r.t === q.to);
       if (report !== undefined) out.push({ outage, report });
     }

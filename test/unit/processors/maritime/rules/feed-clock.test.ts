@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carry, limitPassedAt, newFeedClock } from '../../../../../processors/maritime/rules/feed-clock.ts';
-import { adoptSharedClocks, feedAsOf, newFeedState, observeBatch } from '../../../../../processors/maritime/rules/feed-silence.ts';
+import { adoptSharedClocks, feedAsOf, newFeedState, observeBatch, vesselSilentFrom } from '../../../../../processors/maritime/rules/feed-silence.ts';
 
 const T0 = Date.parse('2026-11-28T06:00:00Z');
 const S = 1_000;
@@ -52,6 +52,25 @@ describe('the feed clock', () => {
     expect(feed.clock.quiet.get('f')).toEqual([{ from: Number.NEGATIVE_INFINITY, to: T0 }, { from: T0 + 600 * S, to: T0 + 1_500 * S }]);
     // A feed this member never heard is not started by others' reading.
     expect(feed.clock.carried.has('g')).toBe(false);
+  });
+});
+
+describe('a jump that only one vessel\'s own silence made', () => {
+  it('is no outage for that vessel, nor one to announce, but is one for the others', () => {
+    // Vessel 7 is all this member reads of the feed: dark from 120 s to 720 s.
+    const feed = newFeedState();
+    const ended = observeBatch(feed, [0, 60, 120, 720, 780].map((s) => ({ source: 'f', t: T0 + s * S, mmsi: 7 })), 300);
+    expect(ended).toEqual([]);
+    expect(feed.clock.quiet.get('f')?.at(-1)).toEqual({ from: T0 + 120 * S, to: T0 + 720 * S, by: 7 });
+    feed.sourceOf.set(7, 'f');
+    feed.sourceOf.set(8, 'f');
+    expect(vesselSilentFrom(feed, 7, T0 + 120 * S, 120 * S)).toBe(T0 + 120 * S);
+    expect(vesselSilentFrom(feed, 8, T0 + 110 * S, 120 * S)).toBe(T0 + 720 * S - 10 * S);
+  });
+  it('becomes an outage like any other once another vessel\'s report ends it', () => {
+    const feed = newFeedState();
+    const ended = observeBatch(feed, [{ source: 'f', t: T0, mmsi: 7 }, { source: 'f', t: T0 + 600 * S, mmsi: 8 }], 300);
+    expect(ended.map(({ outage }) => outage)).toEqual([{ silent_from: T0, resumed_at: T0 + 600 * S }]);
   });
 });
 

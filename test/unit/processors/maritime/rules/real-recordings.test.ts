@@ -130,12 +130,13 @@ describe('AIS integrity rules over the real recordings', () => {
         "libais-tagblock-orbcomm-2014": {
           "heading_mismatch": 1,
           "positions": 3,
-          "system_health_change": 1,
           "vessels": 1,
         },
         "libais-test-aivdm-uscg-2010": {
+          "ais_gap": 1,
+          "ais_gap_end": 1,
           "positions": 28,
-          "system_health_change": 8,
+          "system_health_change": 7,
           "vessels": 25,
         },
         "libais-typeexamples-uscg-2012": {
