@@ -55,8 +55,8 @@ export class AisRecords {
   constructor(
     private readonly topics: Record<TopicId, string>,
     private readonly codec: TopicCodec,
-    /** Told the source of every valid report (feed silence, ingest/feed-watch.ts). */
-    private readonly heard?: (source: string) => void,
+    /** Told the source of every valid report and a position's report time (feed silence, ingest/feed-watch.ts). */
+    private readonly heard?: (source: string, reportedAt?: number) => void,
   ) {}
 
   /** Maps one result; `tally` counts it. */
@@ -81,7 +81,7 @@ export class AisRecords {
       return this.#reject(letter, tally);
     }
     tally.reports++;
-    this.heard?.(report.source);
+    this.heard?.(report.source, report.kind === 'position' ? Date.parse(report.reported_at) : undefined);
     const record: OutRecord = { topic: this.topics[route.topic], key: String(report.mmsi), value: this.codec.encode(route.topic, report) };
     return { kind: 'report', record, report };
   }

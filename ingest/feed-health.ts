@@ -14,14 +14,14 @@ export function feedHealthSource(ctx: ServiceContext): HealthSource {
     const out: Record<string, ComponentHealth> = {};
     for (const s of rt.feeds.statuses(now)) {
       if (s.silent) {
-        await openFeedOutage(ctx.pool, s.feed, s.lastAt);
+        await openFeedOutage(ctx.pool, s.feed, s.lastAt, s.lastReportedAt);
         const limit = `limit ${seconds(s.limitMs)} s${s.learned ? ', learned from its rate' : ''}`;
         out[`ais_source:${s.feed}`] = { status: 'down', reason: `no report for ${seconds(now - s.lastAt)} s (${limit}); last at ${new Date(s.lastAt).toISOString()}` };
         continue;
       }
       const resumedAt = rt.feeds.resumedAt(s.feed);
       if (resumedAt !== undefined) {
-        await closeFeedOutages(ctx.pool, s.feed, resumedAt);
+        await closeFeedOutages(ctx.pool, s.feed, resumedAt, rt.feeds.resumedReportedAt(s.feed));
         rt.feeds.closed(s.feed, resumedAt);
       }
       out[`ais_source:${s.feed}`] = { status: 'ok', reason: '' };

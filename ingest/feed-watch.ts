@@ -24,12 +24,17 @@ interface FeedState {
   silentFrom: number | undefined;
   /** The outage of this feed still open in Postgres as far as this instance knows, and when the feed came back. */
   resumedAt: number | undefined;
+  /** Report (event) time of the newest report, and of the first report after the feed came back. */
+  lastReported: number | undefined;
+  resumedReported: number | undefined;
 }
 
 export interface FeedStatus {
   feed: string;
   silent: boolean;
   lastAt: number;
+  /** Report time of the feed's newest report: where an outage begins on the clock AIS gaps are measured by. */
+  lastReportedAt: number | undefined;
   limitMs: number;
   learned: boolean;
 }
@@ -39,13 +44,17 @@ export class FeedWatch {
 
   constructor(private readonly limits: FeedSilenceLimits) {}
 
-  /** A report of `feed` received at `at`. */
-  heard(feed: string, at: number): void {
+  /** A report of `feed` received at `at`, dated `reportedAt` (positions) by its sender. */
+  heard(feed: string, at: number, reportedAt?: number): void {
     const state = this.#feeds.get(feed);
     if (state === undefined) {
       // First heard since this instance started: an outage left open by an earlier instance ends here.
-      this.#feeds.set(feed, { last: at, reports: 1, meanGapMs: 0, silentFrom: undefined, resumedAt: at });
+      this.#feeds.set(feed, { last: at, reports: 1, meanGapMs: 0, silentFrom: undefined, resumedAt: at, lastReported: reportedAt, resumedReported: reportedAt });
       return;
+    }
+    if (reportedAt !== undefined) {
+      if (state.resumedAt !== undefined && state.resumedReported === undefined) state.resumedReported = reportedAt;
+      if (reportedAt > (state.lastReported ?? Number.NEGATIVE_INFINITY)) state.lastReported = reportedAt;
     }
     if (at <= state.last) {
       state.reports++;
@@ -56,6 +65,7 @@ export class FeedWatch {
       // Back after an outage: the gap says nothing about its rate.
       state.silentFrom = undefined;
       state.resumedAt = at;
+      state.resumedReported = reportedAt;
     } else {
       state.meanGapMs = state.reports < 2 ? gap : state.meanGapMs + ALPHA * (gap - state.meanGapMs);
     }
@@ -76,7 +86,7 @@ export class FeedWatch {
       const limitMs = this.limitOf(feed);
       const silent = now - state.last > limitMs;
       if (silent && state.silentFrom === undefined) state.silentFrom = state.last;
-      return { feed, silent, lastAt: state.last, limitMs, learned: this.limits.fixedMs === 0 && state.reports >= LEARN_AFTER };
+      return { feed, silent, lastAt: state.last, lastReportedAt: state.lastReported, limitMs, learned: this.limits.fixedMs === 0 && state.reports >= LEARN_AFTER };
     });
   }
 
@@ -85,9 +95,17 @@ export class FeedWatch {
     return this.#feeds.get(feed)?.resumedAt;
   }
 
+  /** Report time of the first report since the feed came back (or was first heard), if it was a position. */
+  resumedReportedAt(feed: string): number | undefined {
+    return this.#feeds.get(feed)?.resumedReported;
+  }
+
   /** The open outage of the feed up to `at` was closed in Postgres. */
   closed(feed: string, at: number): void {
     const state = this.#feeds.get(feed);
-    if (state !== undefined && state.resumedAt === at) state.resumedAt = undefined;
+    if (state !== undefined && state.resumedAt === at) {
+      state.resumedAt = undefined;
+      state.resumedReported = undefined;
+    }
   }
 }

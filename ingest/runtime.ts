@@ -46,7 +46,7 @@ export function createIngestRuntime(ctx: RuntimeContext): IngestRuntime {
   // A record Kafka refuses for good is replaced by its (bounded) dead letter, never retried forever.
   const queue = producerQueueFor(ctx, (record, code) => refusedRecordLetter(record, code, ctx.topics, ctx.codec, Date.now()));
   const feeds = new FeedWatch({ fixedMs: ctx.config.feedSilenceMs, minMs: ctx.config.feedSilenceMinMs, maxMs: ctx.config.feedSilenceMaxMs });
-  const records = new AisRecords(ctx.topics, ctx.codec, (source) => feeds.heard(source, Date.now()));
+  const records = new AisRecords(ctx.topics, ctx.codec, (source, reportedAt) => feeds.heard(source, Date.now(), reportedAt));
   // Lanes follow the shifts, so their silence is only judged against a configured limit, never a learned rate.
   const limit = ctx.config.gateLaneSilenceMs;
   const lanes = limit > 0 ? new FeedWatch({ fixedMs: limit, minMs: limit, maxMs: limit }) : undefined;

@@ -1,9 +1,9 @@
 import type { SecurityEvent } from '../../schemas/event.ts';
 import { MAX_REPORTED_AHEAD_MS, type VesselPosition } from '../../schemas/ais.ts';
-import { detectSilence, gapOnReport, gapWatch } from './rules/ais-gap-rule.ts';
+import { detectSilence, gapOnReport, gapWatch, type Watch } from './rules/ais-gap-rule.ts';
 import type { ZoneRulesConfig } from './rules/config.ts';
 import { encounterFixes, type EncounterFix } from './rules/encounter-rule.ts';
-import { coveredBySourceOutage, feedSilenceIntent, newFeedState, observeReport, observeSource, silentFrom, vesselSilentFrom, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { feedSilenceIntent, newFeedState, observeBatch, vesselSilentFrom, type FeedState } from './rules/feed-silence.ts';
 import type { OccupancyChange } from './rules/occupancy-rule.ts';
 import type { PreviousFix, RuleReport } from './rules/rule-context.ts';
 import { updateRisk } from './rules/risk-score.ts';
@@ -16,8 +16,7 @@ import { ruleEvent, zoneEvent } from './zone-events.ts';
 
 /**
  * The zone pipeline for one batch of positions, in order (Traccar-style, one stage per line):
- *   0. the partition's watermark and feed outages; at an outage, the gaps
- *      that passed their limit before it                            (rules/feed-silence.ts)
+ *   0. (whole batch first) the feeds' clocks, the feed outages the batch ends  (rules/feed-silence.ts, feed-clock.ts)
  *   1. position -> H3 cell -> candidate zones -> exact test      (zones/zone-index.ts)
  *   2. + static data (name, category)                            (vessel-directory.ts)
  *   3. static data learned since the previous report -> intents    (rules/vessel-zone-state.ts learnVessel)
@@ -38,7 +37,7 @@ export interface BatchOutcome {
   late: number;
   /** Reports dated too far ahead of their receipt, ignored (count them). */
   future: number;
-  /** Newest report time seen per Kafka partition: the event-time watermarks for `expireSilent`. */
+  /** Newest report time seen per Kafka partition in this batch. */
   watermarks: Map<number, number>;
   /** For the time rules' occupancy, counted in Postgres across instances. */
   occupancy: OccupancyChange[];
@@ -87,6 +86,7 @@ export function evaluatePositions(
     const facts = directory.get(mmsi);
     if (state !== undefined && facts !== undefined && state.zones.length > 0) learn(state, facts);
   }
+  feedClocks(items, feed, config, events);
   for (const { partition, position: p } of items) {
     feed.partitionOf.set(p.mmsi, partition);
     if (p.lat === undefined || p.lon === undefined) continue;
@@ -96,15 +96,7 @@ export function evaluatePositions(
       continue;
     }
     if (reportedAt > (watermarks.get(partition) ?? 0)) watermarks.set(partition, reportedAt);
-    const outageBefore = feed.outages.get(partition);
-    const outage = observeReport(feed, partition, reportedAt, config.feed_silence_seconds);
-    observeSource(feed, p.source, reportedAt);
-    if (outage !== undefined) {
-      // A feed outage the ingest watched was its own event (docs/operations.md "Feed silence").
-      if (!coveredBySourceOutage(feed, outage)) events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds), p.station ?? p.source));
-      // Silences that passed their limit before the feed stopped are gaps, counted as before the outage.
-      if (ruled) silencesBefore(outage, outageBefore, partition);
-    }
+    if (reportedAt > (feed.watermarks.get(partition) ?? 0)) feed.watermarks.set(partition, reportedAt);
     const where = snapshot.index.locate(p.lat, p.lon);
     const firstEvent = events.length;
     const before = states.get(p.mmsi);
@@ -119,7 +111,8 @@ export function evaluatePositions(
       previous = { t: before.last_seen_at, lat: before.lat, lon: before.lon, sog: before.sog };
       if (ruled) {
         const watch = gapWatch(before, snapshot.rules, snapshot.zoneRules);
-        const from = vesselSilentFrom(feed, p.mmsi, before.last_seen_at, feed.outages.get(partition));
+        // Judged on the clock of the feed that carried its last report (this report's may be another's).
+        const from = vesselSilentFrom(feed, p.mmsi, before.last_seen_at, lossMs(watch));
         for (const intent of gapOnReport(before, report, from, watch)) events.push(ruleEvent(intent, p.station ?? p.source));
         insideBefore = insideTimed(before, snapshot);
       }
@@ -155,21 +148,21 @@ export function evaluatePositions(
   }
   return { events, changed: [...changed.values()], late, future, watermarks, occupancy, encounters };
 
-  /** ais_gap for the partition's vessels silent past their limit when the feed stopped (`outage.silent_from`). */
-  function silencesBefore(outage: Outage, outageBefore: Outage | undefined, partition: number): void {
-    for (const [mmsi, state] of states) {
-      if (state.zones.length === 0 || feed.partitionOf.get(mmsi) !== partition) continue;
-      const found = silenceGap(state, outage.silent_from, vesselSilentFrom(feed, mmsi, state.last_seen_at, outageBefore), snapshot);
-      if (found.length === 0) continue;
-      events.push(...found);
-      changed.set(mmsi, state);
-    }
-  }
-
   function learn(state: VesselState, facts: VesselFacts): void {
     const outcome = learnVessel(state, facts, snapshot.rules, config);
     if (outcome.changed) changed.set(state.mmsi, state);
     for (const intent of outcome.intents) events.push(zoneEvent(intent, LEARNED_DEVICE));
+  }
+}
+
+/** Step 0: the feeds' clocks take in the whole batch first; the feed outages it ends are announced. */
+function feedClocks(items: readonly PartitionedPosition[], feed: FeedState, config: ZoneRulesConfig, events: SecurityEvent[]): void {
+  const reports = items.flatMap(({ position: p }) => {
+    const t = p.lat === undefined || p.lon === undefined ? undefined : believableReportTime(p);
+    return t === undefined ? [] : [{ source: p.source, t, mmsi: p.mmsi, device: p.station ?? p.source }];
+  });
+  for (const { outage, report } of observeBatch(feed, reports, config.feed_silence_seconds)) {
+    events.push(ruleEvent(feedSilenceIntent(outage, config.feed_silence_seconds, report.source), report.device));
   }
 }
 
@@ -204,9 +197,17 @@ function occupancyChanges(mmsi: number, before: string[], after: string[], at: n
   for (const zone_id of before) if (!after.includes(zone_id)) out.push({ zone_id, mmsi, inside: false, at });
 }
 
-/** The ais_gap (and the risk score it moves) of a vessel silent past its limit as of `asOf`, if not raised yet. */
-function silenceGap(state: VesselState, asOf: number, from: number, snapshot: ZoneSnapshot): SecurityEvent[] {
-  const gap = detectSilence(state, asOf, from, gapWatch(state, snapshot.rules, snapshot.zoneRules));
+const lossMs = (watch: Watch | undefined): number => (watch === undefined ? 0 : watch.loss_seconds * 1000);
+
+/**
+ * The ais_gap (and the risk score it moves) of a vessel silent past its limit as of `asOf` (its feed's
+ * clock), counting only the time its feed was carrying, if not raised yet.
+ */
+function silenceGap(state: VesselState, asOf: number, feed: FeedState | undefined, snapshot: ZoneSnapshot): SecurityEvent[] {
+  const watch = gapWatch(state, snapshot.rules, snapshot.zoneRules);
+  if (watch === undefined) return [];
+  const from = feed === undefined ? state.last_seen_at : vesselSilentFrom(feed, state.mmsi, state.last_seen_at, lossMs(watch));
+  const gap = detectSilence(state, asOf, from, watch);
   if (gap === undefined) return [];
   const risk = updateRisk(state, [gap], Date.parse(gap.timestamp));
   return risk === undefined ? [ruleEvent(gap, 'ais-silence')] : [ruleEvent(gap, 'ais-silence'), ruleEvent(risk, 'ais-silence')];
@@ -223,43 +224,39 @@ export function withHousekeeping(batch: BatchOutcome, expired: Pick<BatchOutcome
 }
 
 /**
- * Housekeeping, as of the event-time watermark of the partition each vessel's reports arrive on
- * (partitions may run at different event times, e.g. while one catches up after downtime): closes
- * stays of vessels silent past the configured timeout, raises ais_gap for watched vessels silent past
- * their limit (counted from the feed's return after an outage), and forgets vessels far from every
- * zone that have been silent for hours. Vessels without a watermark are left alone.
+ * Housekeeping, as of each vessel's clock (`asOf`: in the service its feed's clock, feed-silence.ts
+ * `feedAsOf`; vessels without one are left alone): closes stays of vessels silent past the configured
+ * timeout, raises ais_gap for watched vessels silent past their limit while their feed was carrying (the
+ * feed's quiet stretches do not count), and forgets vessels far from every zone that have been silent for
+ * hours.
  */
 export function expireSilent(
   states: Map<number, VesselState>,
-  watermarkOf: (mmsi: number) => number | undefined,
+  asOf: (mmsi: number) => number | undefined,
   snapshot: ZoneSnapshot,
   config: ZoneRulesConfig,
   feed?: FeedState,
-  partitionOf?: (mmsi: number) => number | undefined,
 ): Pick<BatchOutcome, 'events' | 'changed' | 'occupancy'> {
   const events: SecurityEvent[] = [];
   const changed: VesselState[] = [];
   const occupancy: OccupancyChange[] = [];
   const ruled = snapshot.zoneRules.size > 0;
   for (const [mmsi, state] of states) {
-    const watermark = watermarkOf(mmsi);
-    if (watermark === undefined) continue;
+    const now = asOf(mmsi);
+    if (now === undefined) continue;
     if (!isDurable(state)) {
-      if (watermark - state.last_seen_at > FORGET_AFTER_MS) states.delete(mmsi);
+      if (now - state.last_seen_at > FORGET_AFTER_MS) states.delete(mmsi);
       continue;
     }
     let dirty = false;
     if (ruled) {
-      const partition = partitionOf?.(mmsi);
-      const outage = partition === undefined ? undefined : feed?.outages.get(partition);
-      const from = feed === undefined ? silentFrom(state.last_seen_at, outage) : vesselSilentFrom(feed, mmsi, state.last_seen_at, outage);
-      const found = silenceGap(state, watermark, from, snapshot);
+      const found = silenceGap(state, now, feed, snapshot);
       events.push(...found);
       dirty = found.length > 0;
     }
-    if (state.zones.length > 0 && watermark - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
+    if (state.zones.length > 0 && now - state.last_seen_at >= config.silence_timeout_seconds * 1000) {
       const insideBefore = ruled ? insideTimed(state, snapshot) : NONE;
-      const result = expire(state, watermark, snapshot.rules, config);
+      const result = expire(state, now, snapshot.rules, config);
       if (result.intents.length > 0 || result.state === undefined) {
         for (const intent of result.intents) events.push(zoneEvent(intent, 'ais-silence'));
         if (result.state === undefined) state.zones = [];

@@ -16,7 +16,8 @@ import { storeEvents } from '../../events/store.ts';
 import { checkpointOf, needsCheckpoint, type Checkpoint } from './checkpoint-policy.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from './evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG, withSiteDwellTime, type ZoneRulesConfig } from './rules/config.ts';
-import { newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { adoptSharedClocks, feedAsOf, newFeedState, type FeedState, type Outage } from './rules/feed-silence.ts';
+import { sharedFeedClocks, shareFeedClocks } from './store/feed-clock-store.ts';
 import { recentFeedOutages } from '../../platform/health/feed-outages.ts';
 import type { VesselState } from './rules/vessel-state.ts';
 import { applyEncounters } from './store/encounter-store.ts';
@@ -45,13 +46,14 @@ const STATIC_WAIT_BOUND_MS = 2_000;
 
 /**
  * How often (wall clock) silent vessels are checked, with or without traffic (an idle member does it on its
- * tick: reports that arrived at once, a replay or a catch-up, and then stopped are judged at the watermark
+ * tick: reports that arrived at once, a replay or a catch-up, and then stopped are judged at the feed clock
  * they left); the silence limits themselves are event time.
  */
 const HOUSEKEEPING_EVERY_MS = 10_000;
 /**
- * How often the ingest feeds' outages are read from Postgres (docs/operations.md "Feed silence"), and how
- * long after its end an outage still matters (a vessel silent since before it counts from its end).
+ * How often the ingest feeds' outages are read from Postgres (docs/operations.md "Feed silence"), and the
+ * feeds' clocks shared with the other members (docs/zones-and-rules.md "AIS loss"); how long after its
+ * end an outage still matters (a vessel silent since before it counts from its end).
  */
 const FEED_OUTAGES_EVERY_MS = 2_000;
 const FEED_OUTAGES_WITHIN_MS = 6 * 3_600_000;
@@ -59,13 +61,14 @@ const FEED_OUTAGES_WITHIN_MS = 6 * 3_600_000;
 const LEARNED_TICK_MS = 1_000;
 
 /**
- * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states) or of
- * the partitions' own records (watermarks, feed outages), dropped on every rebalance and after a failed
+ * What this instance holds for the partitions it owns. All of it is a cache of Postgres (states, feed
+ * outages) or of the partitions' own records (the feed clocks), dropped on every rebalance and after a failed
  * batch. `states` holds every vessel seen (the previous fix the rules need), not only the stored ones.
  */
 class OwnedVessels {
   constructor(sourceOutages?: Map<string, Outage>) {
     this.feed = newFeedState(sourceOutages);
+    this.asOf = feedAsOf(this.feed);
   }
 
   states = new Map<number, VesselState>();
@@ -77,11 +80,8 @@ class OwnedVessels {
   /** Vessels known to have no stored state, so they are not looked up again. */
   absent = new Set<number>();
 
-  watermarkOf = (mmsi: number): number | undefined => {
-    const partition = this.feed.partitionOf.get(mmsi);
-    return partition === undefined ? undefined : this.feed.watermarks.get(partition);
-  };
-  partitionOfVessel = (mmsi: number): number | undefined => this.feed.partitionOf.get(mmsi);
+  /** How far each vessel's silence can be judged: its feed's clock (rules/feed-silence.ts). */
+  asOf: (mmsi: number) => number | undefined;
 }
 
 /**
@@ -102,13 +102,20 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   // vessel type works from the first report after a restart.
   const directoryRole = await followVesselDirectory(ctx, directory);
 
-  // Outlives rebalances: outages are the feeds', not the partitions'.
+  // Outlives rebalances: outages and clocks are the feeds', not the partitions'.
   let sourceOutages = new Map<string, Outage>();
   let outagesReadAt = 0;
+  let sharedClocks = new Map<string, number>();
+  const clocksShared = new Map<string, number>();
   let owned = new OwnedVessels(sourceOutages);
   const scheduleWatch = new ScheduleWatch();
   let lastHousekeeping = Date.now();
-  const housekeepingDue = (): boolean => Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS;
+  let lastCaughtUpHousekeeping = Date.now();
+  // An idle poll means every partition of this member has been read: then vessels are judged on their
+  // feed's clock alone (rules/feed-silence.ts `caughtUp`), so a vessel alone on its partition is judged too
+  // even when every housekeeping due falls on a batch.
+  const housekeepingDue = (idle: boolean): boolean =>
+    Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS || (idle && Date.now() - lastCaughtUpHousekeeping > HOUSEKEEPING_EVERY_MS);
   // The site-wide dwell_time stored through the rules API, over the built-in defaults; rebuilt only when
   // the snapshot changes, because dwell policies are cached per config object.
   let configFor: { snapshot: ZoneSnapshot; config: ZoneRulesConfig } | undefined;
@@ -165,11 +172,12 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
   }
 
   async function evaluate(records: InRecord[]): Promise<void> {
-    if (records.length === 0 && !(housekeepingDue() && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
+    const idle = records.length === 0;
+    if (idle && !(housekeepingDue(idle) && owned.states.size > 0) && !directory.learnedAny(owned.states)) return;
     const started = performance.now();
     const items = await parsePositions(records);
     if (Date.now() - outagesReadAt > FEED_OUTAGES_EVERY_MS) {
-      sourceOutages = await recentFeedOutages(ctx.pool, FEED_OUTAGES_WITHIN_MS);
+      [sourceOutages, sharedClocks] = await Promise.all([recentFeedOutages(ctx.pool, FEED_OUTAGES_WITHIN_MS), shareClocks().then(() => sharedFeedClocks(ctx.pool, FEED_OUTAGES_WITHIN_MS))]);
       outagesReadAt = Date.now();
       owned.feed.sourceOutages = sourceOutages;
     }
@@ -192,9 +200,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     const snapshot = catalog.snapshot;
     const config = configOf(snapshot);
     let outcome = evaluatePositions(items, v.states, snapshot, directory, config, directory.takeLearned(), v.feed);
-    if (housekeepingDue()) {
+    if (housekeepingDue(idle)) {
       lastHousekeeping = Date.now();
-      outcome = withHousekeeping(outcome, expireSilent(v.states, v.watermarkOf, snapshot, config, v.feed, v.partitionOfVessel));
+      if (idle) lastCaughtUpHousekeeping = lastHousekeeping;
+      v.feed.caughtUp = idle;
+      // Everything on this member's partitions has been read: what the others read of its feeds counts.
+      if (idle) adoptSharedClocks(v.feed, sharedClocks, config.feed_silence_seconds);
+      outcome = withHousekeeping(outcome, expireSilent(v.states, v.asOf, snapshot, config, v.feed));
     }
     const { events, changed, occupancy, encounters } = outcome;
 
@@ -234,6 +246,13 @@ export async function startZoneProcessor(ctx: ServiceContext, rules: ZoneRulesCo
     latePositions.inc(outcome.late);
     futurePositions.inc(outcome.future);
     batchSeconds.observe((performance.now() - started) / 1000);
+  }
+
+  /** Writes how far this member has read each feed, where that moved since it last wrote. */
+  async function shareClocks(): Promise<void> {
+    const moved = new Map([...owned.feed.clock.carried].filter(([feed, t]) => t > (clocksShared.get(feed) ?? Number.NEGATIVE_INFINITY)));
+    await shareFeedClocks(ctx.pool, moved);
+    for (const [feed, t] of moved) clocksShared.set(feed, t);
   }
 
   /** What a checkpoint compares: the zone presences and the rule slices. */

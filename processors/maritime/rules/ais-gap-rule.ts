@@ -7,18 +7,18 @@ import type { VesselState } from './vessel-state.ts';
 /**
  * AIS loss (spec item 4, `ais_loss_seconds`) for vessels inside or near a zone that watches it.
  *
- * Silence is measured in event time: while the vessel is silent, against its Kafka partition's
- * watermark (the newest report time of the partition's other vessels), checked by the adapter's
- * housekeeping and, as of the moment the feed stopped, at the report that ends a feed outage; when it
- * reports again, against that report. Each gap is the same event (same instant, same key) whichever
- * finds it. On a partition whose reports arrive in event-time order the three agree, so where batches
- * and housekeeping runs fall (a live feed, or the same reports in one catch-up batch) changes nothing.
- * The vessel's own report, not the watermark, judges it at its report: in a catch-up listing reports
- * vessel by vessel, the watermark would make every later vessel look silent.
+ * Silence is measured in event time on the clock of the vessel's own feed (the source of its last
+ * report; feed-clock.ts, feed-silence.ts): while the vessel is silent, against the newest report time its
+ * feed has carried on any partition (checked by the adapter's housekeeping); when it reports again,
+ * against that report. Only the time the feed was carrying counts: a feed outage suppresses the part of a
+ * silence it covers, and the part before it still counts. Each gap is the same event (same instant, same
+ * key) whichever finds it, so where batches and housekeeping runs fall (a live feed, the same reports in
+ * one catch-up batch, a replay) changes nothing. The vessel's own report, not the feed's clock, judges it
+ * at its report: in a catch-up listing reports vessel by vessel, the clock would make every later vessel
+ * look silent.
  *
- * `silentFrom` is where the silence is counted from: the vessel's last report, or, when its partition
- * itself fell silent after that report (a feed outage, see feed-silence.ts), the moment the feed came
- * back: a feed outage is one system event, not a gap for every vessel.
+ * `silentFrom` is where the silence is counted from so that it passes the limit at the right instant:
+ * the vessel's last report, moved on by the feed's quiet stretches before the limit passes.
  */
 export interface Watch {
   zone: RuleZone;

@@ -36,4 +36,19 @@ describe('FeedWatch', () => {
     watch.heard('north', T0 + 29_000 + 300_000);
     expect(watch.limitOf('north')).toBe(before);
   });
+
+  it('keeps the report times of an outage\'s ends, the clock AIS gaps are measured by (a batch of older reports)', () => {
+    const watch = new FeedWatch({ fixedMs: 2_000, minMs: 1_000, maxMs: 10_000 });
+    // A batch received at once: reports of the last quarter of an hour.
+    for (let m = 15; m >= 1; m--) watch.heard('http:key', T0, T0 - m * 60_000);
+    watch.closed('http:key', T0);
+    expect(watch.resumedReportedAt('http:key')).toBeUndefined();
+    expect(watch.statuses(T0 + 2_001)[0]).toMatchObject({ silent: true, lastAt: T0, lastReportedAt: T0 - 60_000 });
+    // The next batch: its first report's time is where the outage ends on that clock.
+    watch.heard('http:key', T0 + 600_000, T0 + 300_000);
+    watch.heard('http:key', T0 + 600_000, T0 + 540_000);
+    expect(watch.resumedAt('http:key')).toBe(T0 + 600_000);
+    expect(watch.resumedReportedAt('http:key')).toBe(T0 + 300_000);
+    expect(watch.statuses(T0 + 600_001)[0]).toMatchObject({ silent: false, lastReportedAt: T0 + 540_000 });
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, migrate, type Pool } from '../../../../platform/postgres.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from '../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../processors/maritime/rules/config.ts';
-import { newFeedState } from '../../../../processors/maritime/rules/feed-silence.ts';
+import { feedAsOf, newFeedState } from '../../../../processors/maritime/rules/feed-silence.ts';
 import type { VesselState } from '../../../../processors/maritime/rules/vessel-state.ts';
 import { applyOccupancy } from '../../../../processors/maritime/store/occupancy-store.ts';
 import { VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
@@ -88,6 +88,7 @@ describe('a crafted port morning', () => {
     directory.apply({ mmsi: TUG, name: 'SVITZER HAMLET', ship_category: 'tug' });
     const states = new Map<number, VesselState>();
     const feed = newFeedState();
+    feed.caughtUp = true;
     const events: SecurityEvent[] = [];
     const client = await pool.connect();
     try {
@@ -99,7 +100,7 @@ describe('a crafted port morning', () => {
       }
       for (const minute of [...byMinute.keys()].sort((a, b) => a - b)) {
         const outcome = evaluatePositions(byMinute.get(minute)!, states, snapshot, directory, DEFAULT_ZONE_RULES_CONFIG, directory.takeLearned(), feed);
-        const house = expireSilent(states, () => feed.watermarks.get(0), snapshot, DEFAULT_ZONE_RULES_CONFIG, feed, () => 0);
+        const house = expireSilent(states, feedAsOf(feed), snapshot, DEFAULT_ZONE_RULES_CONFIG, feed);
         const crowded = await applyOccupancy(client, [...outcome.occupancy, ...house.occupancy], snapshot.rules, snapshot.zoneRules);
         events.push(...outcome.events, ...house.events, ...crowded.map((i) => ruleEvent(i, 'occupancy')));
       }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { WORK_BOUNDED } from '../../../support/work-bounded.ts';
 import { evaluatePositions, expireSilent, withHousekeeping, type PartitionedPosition } from '../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../processors/maritime/rules/config.ts';
-import { newFeedState } from '../../../../processors/maritime/rules/feed-silence.ts';
+import { feedAsOf, newFeedState } from '../../../../processors/maritime/rules/feed-silence.ts';
 import type { VesselState } from '../../../../processors/maritime/rules/vessel-state.ts';
 import { VesselDirectory } from '../../../../processors/maritime/vessel-directory.ts';
 import type { ZoneSnapshot } from '../../../../processors/maritime/zones/zone-catalog.ts';
@@ -42,8 +42,8 @@ const minutes = (from: number, to: number, each = 60) => Array.from({ length: Ma
 function deliver(items: PartitionedPosition[], cut: (i: number) => boolean, housekeep: (batch: number) => boolean): SecurityEvent[] {
   const states = new Map<number, VesselState>();
   const feed = newFeedState();
-  const partitionOf = new Map(items.map(({ partition, position: p }) => [p.mmsi, partition]));
-  const watermarkOf = (mmsi: number) => feed.watermarks.get(partitionOf.get(mmsi) ?? -1);
+  // Housekeeping runs as at the member's idle poll: everything delivered so far has been read.
+  feed.caughtUp = true;
   const events: SecurityEvent[] = [];
   const directory = new VesselDirectory();
   let batch: PartitionedPosition[] = [];
@@ -51,7 +51,7 @@ function deliver(items: PartitionedPosition[], cut: (i: number) => boolean, hous
   const flush = (last: boolean) => {
     events.push(...evaluatePositions(batch, states, snapshot, directory, config, [], feed).events);
     batch = [];
-    if (last || housekeep(batches++)) events.push(...expireSilent(states, watermarkOf, snapshot, config, feed, (mmsi) => partitionOf.get(mmsi)).events);
+    if (last || housekeep(batches++)) events.push(...expireSilent(states, feedAsOf(feed), snapshot, config, feed).events);
   };
   items.forEach((item, i) => {
     batch.push(item);
@@ -85,8 +85,8 @@ describe('AIS gaps of a catch-up batch', () => {
     const feed = newFeedState();
     const batch = evaluatePositions(items, states, snapshot, new VesselDirectory(), config, [], feed);
     expect(batch.events.map((e) => e.type)).toEqual(['zone_entry']);
-    const watermarkOf = (mmsi: number) => feed.watermarks.get(feed.partitionOf.get(mmsi) ?? -1);
-    const outcome = withHousekeeping(batch, expireSilent(states, watermarkOf, snapshot, config, feed, (mmsi) => feed.partitionOf.get(mmsi)));
+    feed.caughtUp = true;
+    const outcome = withHousekeeping(batch, expireSilent(states, feedAsOf(feed), snapshot, config, feed));
 
     const gaps = outcome.events.filter((e) => e.type === 'ais_gap');
     expect(gaps).toHaveLength(1);
@@ -118,8 +118,9 @@ describe('AIS gaps of a catch-up batch', () => {
     //   counted from the feed's return.
     //   LATE reports last at 13 min; only the outage lies between that and its next report, at 25 min
     //   (one minute after the feed's return): no gap.
-    // Partition 1: TUG reports every minute. RETURNS reports at 0-2 min and from 7 min on: a gap at
-    //   4 min and its end at 7 min.
+    // Partition 1, another feed: TUG reports every minute. RETURNS reports at 0-2 min and from 7 min
+    //   on: a gap at 4 min and its end at 7 min. (On the same feed, TUG would show the feed carrying
+    //   until 20 min: no outage before then, and LATE's silence a gap.)
     const [BUOY, QUIET, EARLY, LATE, TUG, RETURNS] = [219_000_201, 219_000_202, 219_000_203, 219_000_204, 219_000_205, 219_000_206];
     const items: PartitionedPosition[] = [];
     const p0: PartitionedPosition[] = [
@@ -131,6 +132,7 @@ describe('AIS gaps of a catch-up batch', () => {
       ...minutes(25 * 60, 30 * 60).map((s) => inZone(LATE, s, 0)),
     ].sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at));
     const p1: PartitionedPosition[] = [...minutes(0, 20 * 60).map((s) => away(TUG, s, 1)), ...minutes(0, 120).map((s) => inZone(RETURNS, s, 1)), ...minutes(420, 20 * 60).map((s) => inZone(RETURNS, s, 1))]
+      .map(({ partition, position: p }) => ({ partition, position: { ...p, source: 'harbour-b' } }))
       .sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at));
     // The two partitions interleaved, as one consumer fetches them.
     for (let i = 0; i < Math.max(p0.length, p1.length); i++) items.push(...[p0[i], p1[i]].filter((p) => p !== undefined));
@@ -160,5 +162,65 @@ describe('AIS gaps of a catch-up batch', () => {
         expect(gapsOf(deliver(items, () => random() < 0.05, () => random() < 0.3)), `seed ${seed}`).toEqual(catchUp);
       }
     });
+  });
+});
+
+describe('AIS gaps judged on the vessel\'s feed, not its partition (issue 33)', () => {
+  /** The reported scenario with every other vessel on partitions the silent vessel does not use. */
+  function aloneOnItsPartition(): PartitionedPosition[] {
+    const items = [...minutes(0, 120, 30).map((s) => inZone(SILENT, s, 2))];
+    for (let v = 0; v < 12; v++) items.push(...minutes(0, 14 * 60).map((s) => away(219_000_100 + v, s, v % 2 === 0 ? 0 : 5)));
+    return items.sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at));
+  }
+  const housekept = (items: PartitionedPosition[], feed = newFeedState()) => {
+    const states = new Map<number, VesselState>();
+    const batch = evaluatePositions(items, states, snapshot, new VesselDirectory(), config, [], feed);
+    feed.caughtUp = true;
+    return withHousekeeping(batch, expireSilent(states, feedAsOf(feed), snapshot, config, feed)).events;
+  };
+
+  it('raises the gap of a vessel alone on its partition while its feed carries others', () => {
+    const gaps = gapsOf(housekept(aloneOnItsPartition()));
+    expect(gaps.map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', SILENT, iso(120 + LOSS_SECONDS)]]);
+  });
+
+  it('raises no gap for a vessel alone on its partition while its own feed carries nothing (another feed does)', () => {
+    const items = aloneOnItsPartition().map(({ partition, position: p }) => ({ partition, position: p.mmsi === SILENT ? p : { ...p, source: 'other-feed' } }));
+    expect(gapsOf(housekept(items))).toEqual([]);
+  });
+
+  it('judges a vessel alone on its partition no further than its partition has been read while the member catches up', () => {
+    const feed = newFeedState();
+    const states = new Map<number, VesselState>();
+    evaluatePositions(aloneOnItsPartition(), states, snapshot, new VesselDirectory(), config, [], feed);
+    expect(expireSilent(states, feedAsOf(feed), snapshot, config, feed).events.filter((e) => e.type === 'ais_gap')).toEqual([]);
+  });
+
+  it('keeps a gap that passed its limit before the feed fell silent after the batch (an outage the ingest recorded from the feed\'s last report)', () => {
+    // The ingest recorded the outage from the report time of the batch's newest report: it is open.
+    const feed = newFeedState(new Map([['e2e-track', { silent_from: T0 + 14 * 60_000, resumed_at: Number.POSITIVE_INFINITY }]]));
+    const gaps = gapsOf(housekept(reportedScenario().sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at)), feed));
+    expect(gaps.map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', SILENT, iso(120 + LOSS_SECONDS)]]);
+  });
+
+  it('counts the silence before an outage and after it, not during it', () => {
+    // The feed carried until 90 s after the vessel's last report, then nothing for 20 minutes.
+    const feed = newFeedState(new Map([['e2e-track', { silent_from: T0 + 210_000, resumed_at: T0 + 1_410_000 }]]));
+    const items = [...minutes(0, 120, 30).map((s) => inZone(SILENT, s, 2)), ...[...minutes(0, 210, 30), ...minutes(1_410, 1_500, 30)].map((s) => away(219_000_100, s, 2))];
+    const gaps = gapsOf(housekept(items.sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at)), feed));
+    // 90 s before the outage, the remaining 30 s after the feed's return.
+    expect(gaps.map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', SILENT, iso(1_410 + 30)]]);
+    expect(gaps[0]?.metadata).toMatchObject({ last_seen_at: iso(120), silent_from: iso(1_410 + 30 - LOSS_SECONDS) });
+  });
+
+  it('judges a vessel alone on its partition by the whole batch, whatever order its partitions come in (a replay)', () => {
+    // DARK alone on partition 1: in the zone 0-2 min, dark until 12 min, back until 20 min; three vessels
+    // elsewhere every minute on partitions 0 and 2. The batch lists partition 1 first, as a fetch may.
+    const DARK = 219_000_301;
+    const dark = [...minutes(0, 120, 30), ...minutes(720, 1_200, 30)].map((s) => inZone(DARK, s, 1));
+    const others = [0, 1, 2].flatMap((v) => minutes(0, 1_200).map((s) => away(219_000_310 + v, s, v === 1 ? 2 : 0)));
+    const events = housekept([...dark, ...others]);
+    expect(gapsOf(events).map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', DARK, iso(120 + LOSS_SECONDS)], ['ais_gap_end', DARK, iso(720)]]);
+    expect(events.filter((e) => e.type === 'system_health_change')).toEqual([]);
   });
 });

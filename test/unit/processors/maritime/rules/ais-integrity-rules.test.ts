@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectSilence, gapWatch } from '../../../../../processors/maritime/rules/ais-gap-rule.ts';
-import { feedSilenceIntent, newFeedState, observeReport, silentFrom } from '../../../../../processors/maritime/rules/feed-silence.ts';
+import { feedSilenceIntent, newFeedState, observeReport, vesselSilentFrom } from '../../../../../processors/maritime/rules/feed-silence.ts';
 import { headingVerdict } from '../../../../../processors/maritime/rules/heading-rule.ts';
 import { findJump, likelyCause } from '../../../../../processors/maritime/rules/track-rule.ts';
 import type { ZoneRuleSet } from '../../../../../schemas/maritime-rules.ts';
@@ -98,22 +98,26 @@ describe('AIS gaps and feed silence', () => {
     const { state } = runVessel([{ s: 0 }], zoneMap(zone), rules);
     expect(gapWatch(state, zoneMap(zone), rules)).toBeUndefined();
   });
-  it('turns a partition that went quiet into one outage, and counts vessel silence from its end', () => {
+  it('turns a feed that went quiet into one outage, and counts vessel silence from its end', () => {
     const feed = newFeedState();
-    expect(observeReport(feed, 0, T0, 300)).toBeUndefined();
-    expect(observeReport(feed, 0, T0 + 300_000, 300)).toBeUndefined();
-    const outage = observeReport(feed, 0, T0 + 900_000, 300);
+    expect(observeReport(feed, 'north', T0, 300)).toBeUndefined();
+    expect(observeReport(feed, 'north', T0 + 300_000, 300)).toBeUndefined();
+    const outage = observeReport(feed, 'north', T0 + 900_000, 300);
     expect(outage).toEqual({ silent_from: T0 + 300_000, resumed_at: T0 + 900_000 });
-    expect(silentFrom(T0 + 200_000, outage)).toBe(T0 + 900_000);
-    expect(silentFrom(T0 + 950_000, outage)).toBe(T0 + 950_000);
-    const a = feedSilenceIntent(outage as NonNullable<typeof outage>, 300);
-    const b = feedSilenceIntent({ silent_from: T0 + 310_000, resumed_at: T0 + 905_000 }, 300);
-    expect(a).toMatchObject({ type: 'system_health_change', category: 'system', severity: 'high', metadata: { component: 'ais_feed', silence_seconds: 600 } });
+    feed.sourceOf.set(1, 'north');
+    // Silent from the feed's last report before the outage: counted from its return.
+    expect(vesselSilentFrom(feed, 1, T0 + 298_000)).toBe(T0 + 900_000);
+    expect(vesselSilentFrom(feed, 1, T0 + 950_000)).toBe(T0 + 950_000);
+    const a = feedSilenceIntent(outage as NonNullable<typeof outage>, 300, 'north');
+    const b = feedSilenceIntent({ silent_from: T0 + 310_000, resumed_at: T0 + 905_000 }, 300, 'north');
+    expect(a).toMatchObject({ type: 'system_health_change', category: 'system', severity: 'high', metadata: { component: 'ais_feed', feed: 'north', silence_seconds: 600 } });
     expect(b.key).toBe(a.key);
+    expect(feedSilenceIntent({ silent_from: T0 + 310_000, resumed_at: T0 + 905_000 }, 300, 'south').key).not.toBe(a.key);
   });
-  it('counts silence from the first report of a partition after a start', () => {
+  it('counts silence from the first report of a feed after a start', () => {
     const feed = newFeedState();
-    observeReport(feed, 3, T0 + 3_600_000, 300);
-    expect(silentFrom(T0, feed.outages.get(3))).toBe(T0 + 3_600_000);
+    observeReport(feed, 'north', T0 + 3_600_000, 300);
+    feed.sourceOf.set(1, 'north');
+    expect(vesselSilentFrom(feed, 1, T0)).toBe(T0 + 3_600_000);
   });
 });

@@ -5,7 +5,7 @@ import { WORK_BOUNDED } from '../../../../support/work-bounded.ts';
 import { createAisDecoder } from '../../../../../ingest/ais/index.ts';
 import { evaluatePositions, expireSilent, type PartitionedPosition } from '../../../../../processors/maritime/evaluate-batch.ts';
 import { DEFAULT_ZONE_RULES_CONFIG } from '../../../../../processors/maritime/rules/config.ts';
-import { newFeedState } from '../../../../../processors/maritime/rules/feed-silence.ts';
+import { feedAsOf, newFeedState } from '../../../../../processors/maritime/rules/feed-silence.ts';
 import type { VesselState } from '../../../../../processors/maritime/rules/vessel-state.ts';
 import { VesselDirectory } from '../../../../../processors/maritime/vessel-directory.ts';
 import { ZoneIndex } from '../../../../../processors/maritime/zones/zone-index.ts';
@@ -52,11 +52,13 @@ function countEvents(file: string): Record<string, number> {
   const snapshot = { index: ZoneIndex.build([zone]), rules: new Map([[zone.id, zone]]), zoneRules: new Map([[zone.id, RULES]]), dwellTime: undefined, version: 'r' };
   const states = new Map<number, VesselState>();
   const feed = newFeedState();
+  // One member that has read every batch so far, as at its idle poll.
+  feed.caughtUp = true;
   const counts: Record<string, number> = {};
   for (let i = 0; i < positions.length; i += 200) {
     const batch: PartitionedPosition[] = positions.slice(i, i + 200).map((position) => ({ partition: position.mmsi % 6, position }));
     const outcome = evaluatePositions(batch, states, snapshot, directory, DEFAULT_ZONE_RULES_CONFIG, directory.takeLearned(), feed);
-    const house = expireSilent(states, (mmsi) => feed.watermarks.get(mmsi % 6), snapshot, DEFAULT_ZONE_RULES_CONFIG, feed, (mmsi) => mmsi % 6);
+    const house = expireSilent(states, feedAsOf(feed), snapshot, DEFAULT_ZONE_RULES_CONFIG, feed);
     for (const e of [...outcome.events, ...house.events]) {
       if (e.source_module !== 'maritime.rules') continue;
       counts[e.type] = (counts[e.type] ?? 0) + 1;
@@ -99,10 +101,9 @@ describe('AIS integrity rules over the real recordings', () => {
           "vessels": 33,
         },
         "gpsd-ais-nmea-lemmer-2020": {
-          "ais_gap": 14,
+          "ais_gap": 16,
           "ais_gap_end": 1,
           "positions": 141,
-          "system_health_change": 1,
           "vessels": 30,
         },
         "gpsd-ais-raw-messages-2023": {
@@ -124,18 +125,19 @@ describe('AIS integrity rules over the real recordings', () => {
         },
         "gpsd-sample-aivdm": {
           "positions": 12,
-          "system_health_change": 2,
+          "system_health_change": 1,
           "vessels": 11,
         },
         "libais-tagblock-orbcomm-2014": {
           "heading_mismatch": 1,
           "positions": 3,
-          "system_health_change": 1,
           "vessels": 1,
         },
         "libais-test-aivdm-uscg-2010": {
+          "ais_gap": 1,
+          "ais_gap_end": 1,
           "positions": 28,
-          "system_health_change": 10,
+          "system_health_change": 7,
           "vessels": 25,
         },
         "libais-typeexamples-uscg-2012": {
