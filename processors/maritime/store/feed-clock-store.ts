@@ -2,7 +2,7 @@ import type { Pool } from '../../../platform/postgres.ts';
 
 /**
  * The feeds' clocks shared between the zone processor's members (worker threads and instances; migration
- * 0029): each member reads only some partitions of ais.positions, so it sees only part of each feed.
+ * 0031): each member reads only some partitions of ais.positions, so it sees only part of each feed.
  * Only ever moved forward, so members writing at once, late or twice change nothing.
  */
 export async function shareFeedClocks(pool: Pool, carried: ReadonlyMap<string, number>): Promise<void> {

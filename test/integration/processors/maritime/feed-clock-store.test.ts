@@ -1,4 +1,4 @@
-// The feeds' clocks shared between zone members, and the feed outages in report time (migration 0029):
+// The feeds' clocks shared between zone members, and the feed outages in report time (migration 0031):
 // what a member writes and reads in Postgres, concurrently with another member.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeFeedOutages, openFeedOutage, recentFeedOutages } from '../../../../platform/health/feed-outages.ts';
