@@ -24,7 +24,8 @@ const idParams = {
 const gateParams = {
   type: 'object',
   required: ['gate_id'],
-  properties: { gate_id: { type: 'string', minLength: 1, maxLength: 64 } },
+  // No control characters: a gate id is a name from the system configuration, and Postgres refuses NUL in text.
+  properties: { gate_id: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$' } },
 } as const;
 
 /** How long after the release's own attempt should have ended the senders may try its command (as for an override). */
@@ -137,7 +138,7 @@ export const gateRoutes: RouteDef[] = [
     params: gateParams,
     body: gateReleaseBodySchema,
     bodyLimit: 16 * 1024,
-    check: ({ body }) => ((body as { reason: string }).reason.trim().length < 10 ? [{ location: 'body' as const, path: '/reason', message: 'must hold at least 10 characters besides spaces' }] : []),
+    check: ({ body }) => (typeof (body as { reason?: unknown } | null)?.reason === 'string' && (body as { reason: string }).reason.trim().length < 10 ? [{ location: 'body' as const, path: '/reason', message: 'must hold at least 10 characters besides spaces' }] : []),
     responses: {
       200: { description: 'The gate\'s lock state after the release', schema: dataOf(gateReleaseResultSchema) },
       409: { description: 'The gate is not locked (resource_conflict; details: gate_id, locked)', schema: errorBodySchema },
