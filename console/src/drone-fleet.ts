@@ -5,7 +5,7 @@
 // not on the event stream (as for an incident's missions, incident-missions.ts).
 import type { Map as MlMap } from 'maplibre-gl';
 import { ApiError, type Api } from './api.ts';
-import { portTime } from './config.ts';
+import { shortTime } from './time-format.ts';
 import { ACTIVE_MISSION_STATES, missionLine, type Drone, type Mission } from './mission-format.ts';
 
 /** The mission kinds of POST /v1/drones/missions (docs/drones.md). */
@@ -29,7 +29,7 @@ export interface DroneFleet {
 export function droneLine(d: Drone & { mission_id?: string | null; last_seen?: string }, timezone: string): string {
   const parts = [d.state, `battery ${Math.round(d.battery_percent)}%`, `link ${d.link}`];
   if (d.mission_id) parts.push(`mission ${d.mission_id}`);
-  if (d.last_seen) parts.push(`seen ${portTime(d.last_seen, timezone)}`);
+  if (d.last_seen) parts.push(`seen ${shortTime(d.last_seen, timezone)}`);
   return parts.join(' · ');
 }
 
@@ -61,7 +61,7 @@ export function createDroneFleet(root: HTMLElement, opts: { api: Api; map: MlMap
     const f = document.createElement('form');
     f.className = 'send-drone';
     const kindLabel = document.createElement('label');
-    kindLabel.textContent = 'Mission ';
+    kindLabel.textContent = 'Mission kind ';
     const kind = document.createElement('select');
     kind.name = 'kind';
     for (const k of KINDS) kind.append(new Option(k.replace('_', ' '), k));
@@ -135,7 +135,7 @@ export function createDroneFleet(root: HTMLElement, opts: { api: Api; map: MlMap
       li.dataset.mission = m.id;
       li.dataset.status = m.status;
       const line = document.createElement('span');
-      line.textContent = `${portTime(m.created_at, opts.timezone)} ${missionLine(m, m.drone_id ? byId.get(m.drone_id) : undefined)}`;
+      line.textContent = `${shortTime(m.created_at, opts.timezone)} ${missionLine(m, m.drone_id ? byId.get(m.drone_id) : undefined)}`;
       li.append(line);
       if (opts.canWrite && ACTIVE_MISSION_STATES.has(m.status)) {
         const abort = document.createElement('button');
