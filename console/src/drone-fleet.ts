@@ -5,6 +5,7 @@
 // not on the event stream (as for an incident's missions, incident-missions.ts).
 import type { Map as MlMap } from 'maplibre-gl';
 import { ApiError, type Api } from './api.ts';
+import { droneLine } from './act-format.ts';
 import { shortTime } from './time-format.ts';
 import { ACTIVE_MISSION_STATES, missionLine, type Drone, type Mission } from './mission-format.ts';
 
@@ -23,14 +24,6 @@ export interface DroneFleet {
   refresh(): Promise<void>;
   /** Fills the form with a target (a vessel card's "Send drone here"); the caller shows the tab. */
   target(t: DroneTarget): void;
-}
-
-/** A drone's line (pure): its state, battery, link and mission. */
-export function droneLine(d: Drone & { mission_id?: string | null; last_seen?: string }, timezone: string): string {
-  const parts = [d.state, `battery ${Math.round(d.battery_percent)}%`, `link ${d.link}`];
-  if (d.mission_id) parts.push(`mission ${d.mission_id}`);
-  if (d.last_seen) parts.push(`seen ${shortTime(d.last_seen, timezone)}`);
-  return parts.join(' · ');
 }
 
 export function createDroneFleet(root: HTMLElement, opts: { api: Api; map: MlMap | undefined; timezone: string; canWrite: boolean; pollMs?: number }): DroneFleet {

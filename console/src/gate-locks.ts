@@ -3,25 +3,7 @@
 // and sends POST /v1/gates/{gate}/release (transactions:write). Read when the tab is opened and every 10 s
 // while it is open: a lock is a rare, grave change, and the incident that made it is on the event stream.
 import { ApiError, type Api } from './api.ts';
-import { shortTime } from './time-format.ts';
-
-/** A gate's lock state as GET /v1/gates/locks lists it (docs/gate.md "Locks and their release"). */
-export interface GateLock {
-  gate_id: string;
-  locked: boolean;
-  locked_at: string;
-  lock_reason: string;
-  incident_id: string | null;
-  released_at: string | null;
-  released_by: string | null;
-  release_reason: string | null;
-}
-
-/** The line a person reads for a gate (pure). */
-export function lockLine(lock: GateLock, timezone: string): string {
-  if (lock.locked) return `Locked${lock.incident_id ? ` by incident ${lock.incident_id}` : ' by the response loop'} since ${shortTime(lock.locked_at, timezone)}`;
-  return `Unlocked: released${lock.released_by ? ` by ${lock.released_by}` : ''}${lock.released_at ? ` at ${shortTime(lock.released_at, timezone)}` : ''}${lock.release_reason ? ` (${lock.release_reason})` : ''}`;
-}
+import { lockLine, type GateLock } from './act-format.ts';
 
 export interface GateLocksView {
   refresh(): Promise<void>;
