@@ -89,6 +89,7 @@ export function createDroneFleet(root: HTMLElement, opts: { api: Api; map: MlMap
       if (chosen === undefined) return;
       const t = chosen;
       send.disabled = true;
+      message.textContent = 'Sending ...';
       const body = {
         kind: kind.value, target: { type: 'Point', coordinates: [t.lon, t.lat] },
         // A vessel's mission is about the vessel (subject vessel:<mmsi>, as incidents group); a point's is its own.
