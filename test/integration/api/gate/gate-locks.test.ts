@@ -9,7 +9,7 @@ import { inTransaction } from '../../../../platform/postgres.ts';
 import { topicSpecs } from '../../../../platform/topics.ts';
 import { releaseGateLock } from '../../../../processors/gate/gate-locks.ts';
 import { lockGateEffect } from '../../../../response/executors/lock-gate.ts';
-import { planInLanes, type PlanningSnapshot } from '../../../../response/planning.ts';
+import { planEvents, planInLanes, type PlanningSnapshot } from '../../../../response/planning.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfig } from '../../../../schemas/system-config.ts';
 import { valueOf } from '../../../support/codec.ts';
@@ -40,6 +40,20 @@ describe('gate locks and their release', () => {
     await inTransaction(svc.context.pool, (c) => storeEvents(c, [event]));
     await planInLanes(svc.context.pool, [event], snapshot(), new Date(), 1, firstAttempts);
     return id;
+  };
+  /** The same, with the lock's transaction left open for the caller to commit. */
+  const lockOpen = async () => {
+    const id = `${prefix}evt_${++n}`;
+    const event = {
+      id, type: 'zone_entry', timestamp: new Date().toISOString(), category: 'maritime', severity: 'high', source_module: 'maritime.zones', source_device: 'ais',
+      title: `Vessel entered ${ZONE}`, description: 'test', location: { lat: 55.7, lng: 12.6, zone: ZONE }, metadata: { mmsi: 219_000_000 + n, zone_type: 'restricted' },
+      requires_action: false, assigned_to: '', incident_id: null,
+    } as SecurityEvent;
+    await inTransaction(svc.context.pool, (c) => storeEvents(c, [event]));
+    const client = await svc.context.pool.connect();
+    await client.query('BEGIN');
+    await planEvents(client, [event], snapshot(), new Date(), firstAttempts);
+    return { commit: async () => { await client.query('COMMIT'); client.release(); } };
   };
   const lockOf = async () => ((await call(`${svc.url}/v1/gates/locks`, reader)).json.data as { gate_id: string }[]).find((l) => l.gate_id === gate) as Record<string, unknown> | undefined;
   const release = (reason: string, key = writer) => call(`${svc.url}/v1/gates/${encodeURIComponent(gate)}/release`, key, { method: 'POST', json: { reason } });
@@ -98,6 +112,21 @@ describe('gate locks and their release', () => {
     expect((await release('Threat cleared by the duty officer', reader)).status).toBe(403);
     expect((await call(`${svc.url}/v1/gates/${gate}/release`, undefined, { method: 'POST', json: { reason: 'Threat cleared by the duty officer' } })).status).toBe(401);
     expect(await lockOf()).toMatchObject({ locked: true });
+  });
+
+  it('a release made while a new lock is being written waits for it, then lifts that lock: the lane gets lock, then release', async () => {
+    if ((await lockOf())?.locked !== true) await lockByEvent();
+    const open = await lockOpen();
+    let settled = false;
+    const released = releaseGateLock(svc.context.pool, { gate, reason: 'Released while a lock was written', releasedBy: 'op-wait', credentialId: 'test' }).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false); // waiting for the gate's row, held by the lock's transaction
+    await open.commit();
+    const { command } = await released;
+    const { rows } = await svc.context.pool.query<{ command_id: string; action: string }>(`SELECT command_id, command->>'action' AS action FROM gate_command_outbox WHERE gate_id = $1 ORDER BY seq DESC LIMIT 2`, [gate]);
+    expect(rows.map((r) => r.action)).toEqual(['release', 'lock']);
+    expect(command.cause?.lock_command_id).toBe(rows[1]?.command_id);
+    expect(await lockOf()).toMatchObject({ locked: false, release_command_id: command.command_id });
   });
 
   it('a lock racing a release ends as the one that committed last, which is also the gate\'s last command', async () => {
