@@ -2,6 +2,8 @@
 // loop shows in GET /v1/gates/locks with its incident; POST /v1/gates/{gate}/release sends one release
 // command to gate.commands, audited (who, why, credential); a second release is 409; and a lock racing a
 // release ends in the state of whichever committed last, which is also the last command the lane gets.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, gateFeature } from '../../../../app/features.ts';
 import { storeEvents } from '../../../../events/store.ts';
@@ -14,7 +16,9 @@ import type { SecurityEvent } from '../../../../schemas/event.ts';
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfig } from '../../../../schemas/system-config.ts';
 import { valueOf } from '../../../support/codec.ts';
 import { call, startTestService, type TestService } from '../../../support/service.ts';
-import { consumeUntil, unique, withAdmin } from '../../../support/stack.ts';
+import { consumeUntil, testConfig, unique, withAdmin } from '../../../support/stack.ts';
+
+const PSS = fileURLToPath(new URL('../../../../bin/pss.js', import.meta.url));
 
 const ZONE = 'Ammunition quay';
 
@@ -141,5 +145,25 @@ describe('gate locks and their release', () => {
       const state = await lockOf();
       expect(last[0]?.action).toBe(state?.locked === true ? 'lock' : 'release');
     }
+  });
+
+  it('pss gates locks and pss gates release do the same from the database', async () => {
+    const pss = (args: string[]) => spawnSync(process.execPath, [PSS, 'gates', ...args], {
+      env: { ...process.env, PSS_DATABASE_URL: testConfig().databaseUrl, PSS_ENVIRONMENT: 'test', PSS_LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000,
+    });
+    if ((await lockOf())?.locked !== true) await lockByEvent();
+    const listed = pss(['locks']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { gate_id: string; locked: boolean }[]).find((l) => l.gate_id === gate)).toMatchObject({ locked: true });
+    expect(pss(['release', gate, '--reason', 'short']).status).toBe(2);
+    expect(pss(['release']).status).toBe(2);
+    const released = pss(['release', gate, '--reason', 'Cleared on the radio by the harbour master', '--by', 'harbour.master']);
+    expect(released.status, released.stderr).toBe(0);
+    expect(JSON.parse(released.stdout)).toMatchObject({ gate_id: gate, locked: false, released_by: 'harbour.master', release_reason: 'Cleared on the radio by the harbour master' });
+    const again = pss(['release', gate, '--reason', 'Cleared on the radio by the harbour master']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`Gate ${gate} is not locked`);
+    const { rows } = await svc.context.pool.query(`SELECT origin, command->>'issued_by' AS by FROM gate_command_outbox WHERE command_id = $1`, [JSON.parse(released.stdout).release_command_id]);
+    expect(rows).toEqual([{ origin: 'release', by: 'harbour.master' }]);
   });
 });
