@@ -19,6 +19,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   keys: async () => (await import('./keys.ts')).keysCommand,
   users: async () => (await import('./users.ts')).usersCommand,
   webhooks: async () => (await import('./webhooks.ts')).webhooksCommand,
+  gates: async () => (await import('./gates.ts')).gatesCommand,
   audit: async () => (await import('./audit.ts')).auditCommand,
   'oauth-clients': async () => (await import('./oauth-clients.ts')).oauthClientsCommand,
 };

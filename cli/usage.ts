@@ -81,6 +81,15 @@ export const COMMAND_HELP = {
     about: 'seal every webhook secret again under PSS_WEBHOOK_SECRET_KEY (key rotation; the old key in PSS_WEBHOOK_SECRET_KEY_PREVIOUS)',
     subcommands: ['reseal'],
   },
+  gates: {
+    synopsis: ['gates locks', 'gates release GATE --reason TEXT [--by NAME]'],
+    about: 'list the whole-gate locks of the response loop, or release one (an unlock command to the gate\'s lane controllers, audited)',
+    options: [
+      '--reason TEXT   why the gate may take trucks again (at least 10 characters; kept in the audit)',
+      '--by NAME       who releases it (default cli:$USER)',
+    ],
+    subcommands: ['locks', 'release'],
+  },
   audit: {
     synopsis: ['audit verify'],
     about: "check the hash chain of the gate transactions' audit trail",

@@ -10,6 +10,9 @@ export const OVERRIDE_DECISIONS = ['approved', 'rejected'] as const;
 export type OverrideDecision = (typeof OVERRIDE_DECISIONS)[number];
 export const GATE_ACTIONS = ['open', 'hold', 'lock'] as const;
 export type GateAction = (typeof GATE_ACTIONS)[number];
+/** What a command on gate.commands may ask: an override's actions, and `release` of a whole-gate lock (issue 34; never an override's gate_action). */
+export const GATE_COMMAND_ACTIONS = [...GATE_ACTIONS, 'release'] as const;
+export type GateCommandAction = (typeof GATE_COMMAND_ACTIONS)[number];
 export const TRANSACTION_SORTS = ['created_at', 'risk_score', 'gate', 'review'] as const;
 
 const str = { type: 'string' } as const;
@@ -162,7 +165,7 @@ export const overrideResultSchema = {
 export type OverrideResult = FromSchema<typeof overrideResultSchema>;
 
 /** What caused a gate command (docs/gate.md "Gate commands"): an operator's override, the automated decision, or a response action. */
-export const GATE_COMMAND_ORIGINS = ['override', 'decision', 'response'] as const;
+export const GATE_COMMAND_ORIGINS = ['override', 'decision', 'response', 'release'] as const;
 export type GateCommandOrigin = (typeof GATE_COMMAND_ORIGINS)[number];
 /** The lane of a command to the whole gate (a lock from the response loop). */
 export const ALL_LANES = '*';
@@ -184,7 +187,7 @@ export const gateCommandSchema = {
     command_id: { type: 'string', minLength: 1, description: 'Derived from the cause: the same cause never yields a second id.' },
     gate: { type: 'string', minLength: 1 },
     lane: { type: 'string', minLength: 1, description: 'The lane, or "*" for every lane of the gate.' },
-    action: { type: 'string', enum: GATE_ACTIONS },
+    action: { type: 'string', enum: GATE_COMMAND_ACTIONS, description: 'open, hold, lock; release lifts a lock of the lane named ("*": the whole gate\'s lock), sent by an operator (POST /v1/gates/{gate_id}/release).' },
     transaction_id: { type: 'string', minLength: 1, description: 'The transaction the command carries out; on every lane command, absent on a whole-gate command.' },
     issued_at: { type: 'string', format: 'date-time' },
     issued_by: { type: 'string', minLength: 1, description: 'operator_id of an override; system:gate-processor for an automated decision; the response loop for a response action' },
@@ -194,8 +197,8 @@ export const gateCommandSchema = {
     cause: {
       type: 'object',
       additionalProperties: false,
-      description: 'A response action\'s cause: the action, and the incident and event it answers.',
-      properties: { action_id: { type: 'string', minLength: 1 }, incident_id: { type: 'string', minLength: 1 }, event_id: { type: 'string', minLength: 1 } },
+      description: 'A response action\'s cause: the action, and the incident and event it answers; a release\'s: the lock command it lifts (and that lock\'s action and incident).',
+      properties: { action_id: { type: 'string', minLength: 1 }, incident_id: { type: 'string', minLength: 1 }, event_id: { type: 'string', minLength: 1 }, lock_command_id: { type: 'string', minLength: 1 } },
     },
   },
   if: { properties: { lane: { not: { const: ALL_LANES } } } },

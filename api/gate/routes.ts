@@ -4,11 +4,14 @@
 import { appointmentProblems } from '../../ingest/gate/appointments.ts';
 import { produce } from '../../ingest/items/produce.ts';
 import { ingestRuntime } from '../../ingest/runtime.ts';
+import { commandSenderDeps, deliverCommandNow } from '../../processors/gate/command-sender.ts';
+import { listGateLocks, releaseGateLock } from '../../processors/gate/gate-locks.ts';
 import { overrideTransaction } from '../../processors/gate/override.ts';
 import { listTransactions, readTransaction, transactionFilter, transactionQueryProblems } from '../../processors/gate/transaction-list.ts';
 import { AppError } from '../../platform/errors.ts';
 import { dataOf, errorBodySchema, listOf } from '../../schemas/common.ts';
 import { gateAppointmentAnswerSchema, gateAppointmentBodySchema } from '../../schemas/gate-appointment.ts';
+import { gateLockStateSchema, gateReleaseBodySchema, gateReleaseResultSchema } from '../../schemas/gate-lock.ts';
 import { overrideBodySchema, overrideResultSchema, transactionDetailSchema, transactionListItemSchema, transactionListQuerySchema } from '../../schemas/gate-transaction.ts';
 import { defineRoute, sendData, sendList, type RouteDef } from '../http/routes.ts';
 
@@ -17,6 +20,16 @@ const idParams = {
   required: ['transaction_id'],
   properties: { transaction_id: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
+
+const gateParams = {
+  type: 'object',
+  required: ['gate_id'],
+  // No control characters: a gate id is a name from the system configuration, and Postgres refuses NUL in text.
+  properties: { gate_id: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$' } },
+} as const;
+
+/** How long after the release's own attempt should have ended the senders may try its command (as for an override). */
+const FIRST_ATTEMPT_MARGIN_MS = 1_000;
 
 /** 1,000 appointments of at most ~2 KiB each. */
 const APPOINTMENTS_BODY_LIMIT = 2 * 1024 * 1024;
@@ -97,6 +110,47 @@ export const gateRoutes: RouteDef[] = [
     handler: async ({ ctx, params, body, principal, res }) => {
       const result = await overrideTransaction(ctx, params.transaction_id, body, { isAdmin: principal.scopes.includes('admin'), credentialId: principal.credentialId });
       sendData(res, 200, result);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/gates/locks',
+    scopes: ['transactions:read'],
+    tag: 'Gate',
+    summary: 'Whole-gate lock state of every gate ever locked',
+    description:
+      'One entry per gate that a response action (lock_gates) ever locked: whether the latest lock stands, when it was made, its reason, the action and incident that made it, and, once released, who released it, when and why. Locked gates first, then by gate id. ' +
+      'Lane locks of an override (gate_action lock) are not listed: they are released at the lane.',
+    responses: { 200: { description: 'The gates\' lock state', schema: dataOf({ type: 'array', items: gateLockStateSchema }) } },
+    handler: async ({ ctx, res }) => {
+      sendData(res, 200, await listGateLocks(ctx.pool));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/gates/:gate_id/release',
+    scopes: ['transactions:write'],
+    tag: 'Gate',
+    summary: 'Release a gate\'s whole-gate lock (an unlock command to its lane controllers)',
+    description:
+      'Writes a release command (action release, lane "*") to the gate command outbox with an audit row (who: the credential\'s subject; why: reason), in the transaction that marks the lock released, then makes its first attempt; command_sent says whether Kafka acknowledged it in time, else the senders retry until it does. ' +
+      'One release per lock: 409 when the gate is not locked now (released already, or a racing release won), 404 when it was never locked. A lock and a release racing on one gate take effect in the order they commit, and reach the lane in that order.',
+    params: gateParams,
+    body: gateReleaseBodySchema,
+    bodyLimit: 16 * 1024,
+    check: ({ body }) => (typeof (body as { reason?: unknown } | null)?.reason === 'string' && (body as { reason: string }).reason.trim().length < 10 ? [{ location: 'body' as const, path: '/reason', message: 'must hold at least 10 characters besides spaces' }] : []),
+    responses: {
+      200: { description: 'The gate\'s lock state after the release', schema: dataOf(gateReleaseResultSchema) },
+      409: { description: 'The gate is not locked (resource_conflict; details: gate_id, locked)', schema: errorBodySchema },
+    },
+    handler: async ({ ctx, params, body, principal, res }) => {
+      const { result, command } = await releaseGateLock(
+        ctx.pool,
+        { gate: params.gate_id, reason: body.reason.trim(), releasedBy: principal.subject, credentialId: principal.credentialId },
+        ctx.config.gateCommandAckTimeoutMs + FIRST_ATTEMPT_MARGIN_MS,
+      );
+      const sent = await deliverCommandNow(commandSenderDeps(ctx), command.command_id);
+      sendData(res, 200, { ...result, command_sent: sent });
     },
   }),
 ];

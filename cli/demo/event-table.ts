@@ -45,6 +45,10 @@ function aboutSomethingElse(e: SecurityEvent, m: Metadata): [string, string] {
 /** The demo lane's own line when it takes a lock: a row of the table, though not an event. */
 export function formatLockNotice(gate: string, lock: LockTaken, at: Date): string {
   const where = lock.lane === ALL_LANES ? gate : `${gate}/${lock.lane}`;
+  const time = `${at.toISOString().slice(11, 19)}    ${''.padEnd(11)}`;
+  if (lock.released_by !== undefined) {
+    return `${time} ${'lane released'.padEnd(TYPE_WIDTH)} ${where.padEnd(WHERE_WIDTH)} takes trucks again (${lock.command_id} released by ${lock.released_by})`;
+  }
   const what = lock.lane === ALL_LANES ? 'trucks are turned away' : 'its trucks take the other lanes';
-  return `${at.toISOString().slice(11, 19)}    ${''.padEnd(11)} ${'lane locked'.padEnd(TYPE_WIDTH)} ${where.padEnd(WHERE_WIDTH)} ${what} (${lock.command_id} from ${lock.issued_by}); no release command exists: locked until the demo restarts`;
+  return `${time} ${'lane locked'.padEnd(TYPE_WIDTH)} ${where.padEnd(WHERE_WIDTH)} ${what} (${lock.command_id} from ${lock.issued_by}); locked until released (POST /v1/gates/{gate}/release, pss gates release)`;
 }

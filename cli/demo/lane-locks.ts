@@ -3,10 +3,12 @@
 // `lock`: the lane it names, or every lane for `*`, stays locked until released. No truck is sent to a
 // locked lane; a truck due there takes the next open lane of the gate, and is turned away when none is.
 //
-// Release: gate.commands has no release command (GATE_ACTIONS is open, hold, lock; a real lane is
-// "released locally"). The demo's locks live in this process, so stopping the demo is its local release:
-// a lock issued before this demo started is an earlier run's and is not obeyed. When a release action is
-// added to GATE_ACTIONS, the exhaustive switch below stops compiling until it is handled here.
+// Release: a `release` command (an operator's, POST /v1/gates/{gate}/release) lifts the lock of the lane
+// it names (`*`: the whole gate's lock), so a released gate takes trucks again. Each command is obeyed once
+// (its command_id remembered), so a lock delivered again after its release does not lock the gate again.
+// The demo's locks live in this process: a lock issued before this demo started is an earlier run's and is
+// not obeyed. The switch below is exhaustive over GATE_COMMAND_ACTIONS: a new action fails to compile
+// until it is handled here.
 import type { GateCommand } from '../../schemas/gate-transaction.ts';
 
 export const ALL_LANES = '*';
@@ -17,6 +19,8 @@ export interface LockTaken {
   command_id: string;
   reason: string;
   issued_by: string;
+  /** Set when this is a lock lifted by a release: who released it. */
+  released_by?: string;
 }
 
 export class LaneLocks {
@@ -24,6 +28,8 @@ export class LaneLocks {
   readonly #sinceMs: number;
   /** Locked lanes (`*`: every lane) and the lock command each obeys. */
   readonly #locked = new Map<string, LockTaken>();
+  /** Commands already obeyed (the topic is at-least-once). */
+  readonly #seen = new Set<string>();
 
   /** `sinceMs`: when this controller started; commands issued before it belong to an earlier run. */
   constructor(gate: string, sinceMs: number) {
@@ -31,9 +37,10 @@ export class LaneLocks {
     this.#sinceMs = sinceMs;
   }
 
-  /** Obeys one command of gate.commands; returns the lock it took, when it took one. */
+  /** Obeys one command of gate.commands; returns the lock it took or lifted (`released`), when it did. */
   apply(command: GateCommand): LockTaken | undefined {
-    if (command.gate !== this.#gate || Date.parse(command.issued_at) < this.#sinceMs) return undefined;
+    if (command.gate !== this.#gate || Date.parse(command.issued_at) < this.#sinceMs || this.#seen.has(command.command_id)) return undefined;
+    this.#seen.add(command.command_id);
     switch (command.action) {
       case 'open':
       case 'hold':
@@ -45,6 +52,12 @@ export class LaneLocks {
         const taken = { lane: command.lane, command_id: command.command_id, reason: command.reason, issued_by: command.issued_by };
         this.#locked.set(command.lane, taken);
         return taken;
+      }
+      case 'release': {
+        const lifted = this.#locked.get(command.lane);
+        if (lifted === undefined) return undefined;
+        this.#locked.delete(command.lane);
+        return { ...lifted, released_by: command.issued_by };
       }
       default:
         return unknownAction(command.action);
@@ -71,7 +84,7 @@ export class LaneLocks {
   }
 }
 
-/** Compile time: every action of GATE_ACTIONS is handled above. At run time nothing else gets past the codec. */
+/** Compile time: every action of GATE_COMMAND_ACTIONS is handled above. At run time nothing else gets past the codec. */
 function unknownAction(action: never): undefined {
   void action;
   return undefined;

@@ -12,6 +12,8 @@ import { createGatePanel, type GatePanel } from './gate-panel.ts';
 import { createZoneDraw } from './zone-draw.ts';
 import { createZoneEdit } from './zone-edit.ts';
 import { createIncidentMissions } from './incident-missions.ts';
+import { createGateLocks } from './gate-locks.ts';
+import { createDroneFleet, type DroneFleet } from './drone-fleet.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -48,6 +50,9 @@ function showSignIn(config: ConsoleConfig): void {
   button.onclick = () => void signIn(config);
   button.focus();
 }
+
+/** The Drones tab, when the operator may see it: a vessel card sends its vessel to it. */
+let fleet: DroneFleet | undefined;
 
 async function start(config: ConsoleConfig, first: Session): Promise<void> {
   let session = first;
@@ -168,6 +173,11 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   } else {
     $('#gate').textContent = 'Your account may not read gate transactions (transactions:read).';
   }
+  if (can('transactions:read')) createGateLocks($('#locks'), { api, timezone: config.timezone, canWrite: can('transactions:write') });
+  else $('#locks').textContent = 'Your account may not read gate locks (transactions:read).';
+  // Read only while its tab is open (drone-fleet.ts); a vessel card offers "Send drone here" with drones:write.
+  if (can('drones:read')) fleet = createDroneFleet($('#drones'), { api, map: map?.map, timezone: config.timezone, canWrite: can('drones:write') });
+  else $('#drones').textContent = 'Your account may not read the drone fleet (drones:read).';
 
   if (can('events:read')) {
     let alarmLevels = new Set(['critical']);
@@ -322,6 +332,19 @@ async function showVessel(api: Api, map: LiveMap, config: ConsoleConfig, mmsi: n
     map.showTrack(null);
   };
   panel.append(h, dl, close);
+  const at = now ?? (p ? { lon: p.lon, lat: p.lat } : undefined);
+  const drones = fleet;
+  // Only where the form is (drones:write).
+  if (drones && at && document.querySelector('#drones form.send-drone') !== null) {
+    const send = document.createElement('button');
+    send.type = 'button';
+    send.textContent = 'Send drone here';
+    send.onclick = () => {
+      drones.target({ lon: at.lon, lat: at.lat, mmsi: v.mmsi, name: v.name || `vessel ${v.mmsi}` });
+      selectTab('drones');
+    };
+    panel.append(' ', send);
+  }
   close.focus();
 }
 

@@ -49,3 +49,25 @@ export function gateLockCommand(lock: GateLock): GateCommand {
     cause: { action_id: lock.actionId, ...(lock.incidentId === undefined ? {} : { incident_id: lock.incidentId }), ...(lock.eventId === undefined ? {} : { event_id: lock.eventId }) },
   };
 }
+
+/** An operator's release of a gate's whole-gate lock (issue 34): at most one per lock, so its id is derived from the lock's command. */
+export interface GateRelease {
+  gate: string;
+  lockCommandId: string;
+  reason: string;
+  issuedAt: string;
+  issuedBy: string;
+  actionId?: string | null;
+  incidentId?: string | null;
+}
+
+export function gateReleaseCommand(release: GateRelease): GateCommand {
+  return {
+    command_id: `cmd_release_${createHash('sha256').update(release.lockCommandId).digest('hex').slice(0, 32)}`,
+    gate: release.gate, lane: ALL_LANES, action: 'release', issued_at: release.issuedAt, issued_by: release.issuedBy, reason: release.reason, origin: 'release',
+    cause: {
+      lock_command_id: release.lockCommandId,
+      ...(release.actionId == null ? {} : { action_id: release.actionId }), ...(release.incidentId == null ? {} : { incident_id: release.incidentId }),
+    },
+  };
+}

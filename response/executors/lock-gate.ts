@@ -4,6 +4,7 @@ import { eventId } from '../../events/event-id.ts';
 import { storeEvents } from '../../events/store.ts';
 import { enqueueGateCommands } from '../../processors/gate/command-outbox.ts';
 import { gateLockCommand } from '../../processors/gate/commands.ts';
+import { recordGateLocks } from '../../processors/gate/gate-locks.ts';
 import type { SecurityEvent } from '../../schemas/event.ts';
 import type { GateCommand } from '../../schemas/gate-transaction.ts';
 import type { ActionEffect, ActionInput, EffectTransaction, ExecutorContext } from './context.ts';
@@ -46,6 +47,8 @@ export function lockGatesEffect(ctx: Pick<ExecutorContext, 'config'>): (actions:
         incident_id: action.incidentId,
       });
     }
+    // The gate's lock state first: its row lock orders this lock against an operator's release (gate-locks.ts).
+    await recordGateLocks(client, commands);
     await enqueueGateCommands(client, commands);
     await storeEvents(client, locked);
     return commands.map((c, i) => ({ gate: c.gate, command_id: c.command_id, event_id: locked[i]?.id }));

@@ -1,7 +1,7 @@
 // What the demo gate lane does with gate.commands (docs/gate.md "What lane controllers must do").
 import { describe, expect, it } from 'vitest';
 import { LaneLocks } from '../../../cli/demo/lane-locks.ts';
-import { GATE_ACTIONS, type GateCommand } from '../../../schemas/gate-transaction.ts';
+import { GATE_COMMAND_ACTIONS, type GateCommand } from '../../../schemas/gate-transaction.ts';
 
 const STARTED = Date.parse('2026-11-28T14:00:00Z');
 const LANES = ['lane-1', 'lane-2', 'lane-3'];
@@ -40,12 +40,33 @@ describe('the demo lane controller', () => {
     expect(locks.allLocked(LANES)).toBe(false);
   });
 
-  it('stays locked through open and hold: gate.commands has no release command', () => {
-    expect([...GATE_ACTIONS]).toEqual(['open', 'hold', 'lock']);
+  it('stays locked through open and hold', () => {
+    expect([...GATE_COMMAND_ACTIONS]).toEqual(['open', 'hold', 'lock', 'release']);
     const locks = new LaneLocks('gate-north', STARTED);
     locks.apply(command({ lane: 'lane-1', transaction_id: 'gtx_1' }));
     locks.apply(command({ command_id: 'cmd_2', lane: 'lane-1', action: 'open', transaction_id: 'gtx_2' }));
     locks.apply(command({ command_id: 'cmd_3', lane: 'lane-1', action: 'hold', transaction_id: 'gtx_3' }));
     expect(locks.isLocked('lane-1')).toBe(true);
+  });
+
+  it('takes trucks again after a release of the gate\'s lock, and a lock delivered again after it does not lock it again', () => {
+    const locks = new LaneLocks('gate-north', STARTED);
+    locks.apply(command({}));
+    expect(locks.apply(command({ command_id: 'cmd_release_1', action: 'release', issued_by: 'op-7', reason: 'Threat cleared by the duty officer' }))).toMatchObject({ lane: '*', command_id: 'cmd_1', released_by: 'op-7' });
+    expect(locks.allLocked(LANES)).toBe(false);
+    expect(LANES.map((l) => locks.route(l, LANES))).toEqual(LANES);
+    // At-least-once: the lock and the release delivered again change nothing.
+    expect(locks.apply(command({}))).toBeUndefined();
+    expect(locks.apply(command({ command_id: 'cmd_release_1', action: 'release' }))).toBeUndefined();
+    expect(locks.isLocked('lane-1')).toBe(false);
+  });
+
+  it('a release of the whole gate leaves a lane\'s own lock (an override\'s, released at the lane)', () => {
+    const locks = new LaneLocks('gate-north', STARTED);
+    locks.apply(command({ command_id: 'cmd_tx_override', lane: 'lane-2', transaction_id: 'gtx_1' }));
+    locks.apply(command({}));
+    locks.apply(command({ command_id: 'cmd_release_1', action: 'release' }));
+    expect(locks.isLocked('lane-2')).toBe(true);
+    expect(locks.route('lane-2', LANES)).toBe('lane-3');
   });
 });

@@ -65,7 +65,13 @@ describe('the demo lane\'s lock line', () => {
     expect(row).toMatch(/^14:03:07 {4}/);
     expect(row.indexOf('lane locked')).toBe(TABLE_HEADER.indexOf('type'));
     expect(row.indexOf('gate-north ')).toBe(TABLE_HEADER.indexOf('zone / gate / component'));
-    expect(row).toContain('trucks are turned away (cmd_lock_9f from system:response); no release command exists: locked until the demo restarts');
+    expect(row).toContain('trucks are turned away (cmd_lock_9f from system:response); locked until released');
+  });
+
+  it('says when a release lifted the lock', () => {
+    const row = formatLockNotice('gate-north', { ...lock, lane: '*', released_by: 'op-7' }, new Date(AT));
+    expect(row.indexOf('lane released')).toBe(TABLE_HEADER.indexOf('type'));
+    expect(row).toContain('takes trucks again (cmd_lock_9f released by op-7)');
   });
 
   it('names the lane of a lane lock', () => {

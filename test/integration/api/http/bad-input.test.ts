@@ -51,6 +51,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay': {},
   'POST /v1/gate/appointments': { appointments: [{ appointment_id: 'apt-bad-input', plate: 'AB123CD', container_id: 'CSQU3054383', seal_number: 'SL-1' }] },
   'POST /v1/transactions/{transaction_id}/override': { decision: 'approved', reason: 'Checked at the lane by hand', operator_id: 'op-1', notes: 'n' },
+  'POST /v1/gates/{gate_id}/release': { reason: 'Threat cleared by the duty officer' },
   // With a gate, so the gate's strings are spoiled too; every case is refused, so the shared configuration is untouched.
   'PUT /v1/system/config': { ...DEFAULT_SYSTEM_CONFIG, gates: [{ id: 'G-bad-input', name: 'Bad input gate' }] },
   'POST /v1/drones/missions': { kind: 'inspect', target: { type: 'Point', coordinates: [-30.0, 40.0] }, subject: 'bad-input', incident_id: 'inc_bad_input' },

@@ -6,7 +6,7 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { findingsOf } from '../../../../ingest/gate/readings.ts';
 import { commandRetryDelayMs, COMMAND_RETRY_DELAYS_MS } from '../../../../processors/gate/command-schedule.ts';
-import { decisionAction, decisionCommand, gateLockCommand, overrideCommand } from '../../../../processors/gate/commands.ts';
+import { decisionAction, decisionCommand, gateLockCommand, gateReleaseCommand, overrideCommand } from '../../../../processors/gate/commands.ts';
 import { DEFAULT_THRESHOLDS } from '../../../../processors/gate/decision.ts';
 import { DEFAULT_RISK_RULES } from '../../../../processors/gate/risk.ts';
 import { buildTransaction } from '../../../../processors/gate/transaction.ts';
@@ -76,6 +76,16 @@ describe('override and lock commands', () => {
     expect(gateLockCommand({ ...lock, gate: 'G2' }).command_id).not.toBe(command.command_id);
     expect(gateLockCommand({ ...lock, actionId: 'act_2' }).command_id).not.toBe(command.command_id);
     expect(valid(gateLockCommand({ gate: 'G1', actionId: 'a', reason: 'r', issuedAt: lock.issuedAt, issuedBy: 'op' }))).toBe(true);
+  });
+
+  it('releases a whole-gate lock once per lock: its id is derived from the lock command, the lock named in its cause', () => {
+    const lock = gateLockCommand({ gate: 'G1', actionId: 'act_1', reason: 'zone_entry evt_1', issuedAt: '2026-11-28T14:00:00.000Z', issuedBy: 'system:response', incidentId: 'inc_1' });
+    const release = gateReleaseCommand({ gate: 'G1', lockCommandId: lock.command_id, reason: 'Threat cleared by the duty officer', issuedAt: '2026-11-28T14:10:00.000Z', issuedBy: 'op-7', actionId: 'act_1', incidentId: 'inc_1' });
+    expect(release).toMatchObject({ gate: 'G1', lane: '*', action: 'release', origin: 'release', issued_by: 'op-7', cause: { lock_command_id: lock.command_id, action_id: 'act_1', incident_id: 'inc_1' } });
+    expect(release.command_id).toMatch(/^cmd_release_[0-9a-f]{32}$/);
+    expect(gateReleaseCommand({ gate: 'G1', lockCommandId: lock.command_id, reason: 'another reason, retried', issuedAt: '2026-11-28T14:11:00.000Z', issuedBy: 'op-8' }).command_id).toBe(release.command_id);
+    expect(gateReleaseCommand({ gate: 'G1', lockCommandId: 'cmd_lock_other', reason: 'r', issuedAt: '2026-11-28T14:11:00.000Z', issuedBy: 'op-8' }).command_id).not.toBe(release.command_id);
+    expect(valid(release), JSON.stringify(valid.errors)).toBe(true);
   });
 
   it('still accepts a command of the first version, and refuses a lane command without its transaction', () => {
