@@ -1,4 +1,4 @@
-// Whole-gate lock state and its release (issue 34; migration 0031). A lock (the response loop's lock_gate,
+// Whole-gate lock state and its release (issue 34; migration 0032). A lock (the response loop's lock_gate,
 // response/executors/lock-gate.ts) and a release (an operator, through the API or `pss gates release`)
 // each take the gate's gate_locks row lock before writing their command to the command outbox, in one
 // transaction with the row's change. So the gate's commands reach gate.commands in the order the changes
