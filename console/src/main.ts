@@ -12,6 +12,7 @@ import { createGatePanel, type GatePanel } from './gate-panel.ts';
 import { createZoneDraw } from './zone-draw.ts';
 import { createZoneEdit } from './zone-edit.ts';
 import { createIncidentMissions } from './incident-missions.ts';
+import { addOperatorsTab } from './operators-tab.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -81,6 +82,8 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   $('#app').hidden = false;
   $('#scopes').textContent = session.scopes.join(' ');
   showSiteClock(config.timezone);
+  // Operator administration: an Operators tab for admins only (no tab, no request for anyone else).
+  if (session.scopes.includes('admin')) addOperatorsTab({ api, timezone: config.timezone, showError });
   $<HTMLButtonElement>('#signout').onclick = () => {
     signOut();
     location.replace(location.pathname);
