@@ -218,14 +218,16 @@ function selectTab(panel: string): void {
   document.querySelector<HTMLButtonElement>(`[role=tab][aria-controls=${panel}]`)?.click();
 }
 
-/** The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says. */
+/**
+ * The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says, and every tab is in
+ * the Tab order as well, so Tab and Enter alone reach each panel (issue 34 item 8, docs/console.md "Keyboard").
+ */
 function setupTabs(): void {
   const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role=tab]')];
   const select = (tab: HTMLButtonElement) => {
     for (const t of tabs) {
       const on = t === tab;
       t.setAttribute('aria-selected', String(on));
-      t.tabIndex = on ? 0 : -1;
       ($(`#${t.getAttribute('aria-controls')}`) as HTMLElement).hidden = !on;
     }
   };

@@ -5,7 +5,7 @@ import { createOperatorsPanel } from './operators-panel.ts';
 export function addOperatorsTab(opts: { api: Api; timezone: string; showError: (err: unknown) => void }): void {
   const tablist = document.querySelector('[role=tablist]') as HTMLElement;
   const tab = document.createElement('button');
-  Object.assign(tab, { type: 'button', id: 'tab-operators', textContent: 'Operators', tabIndex: -1 });
+  Object.assign(tab, { type: 'button', id: 'tab-operators', textContent: 'Operators' });
   tab.setAttribute('role', 'tab');
   tab.setAttribute('aria-controls', 'operators');
   tab.setAttribute('aria-selected', 'false');
