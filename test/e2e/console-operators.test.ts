@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authFeature, consoleFeature, eventsFeature, maritimeFeature, vesselsFeature } from '../../app/features.ts';
+import { authFeature, consoleFeature, eventsFeature, gateFeature, incidentsFeature, maritimeFeature, vesselsFeature } from '../../app/features.ts';
 import { verifyPassword } from '../../api/auth/secrets.ts';
 import { screenshot } from '../support/browser.ts';
 import { createOperator, signIn, startConsoleStack, type ConsoleStack } from '../support/console-stack.ts';
@@ -24,7 +24,7 @@ describe('the Operators tab (admin)', () => {
   let admin: string;
 
   beforeAll(async () => {
-    stack = await startConsoleStack('operators', [authFeature, maritimeFeature, vesselsFeature, eventsFeature, consoleFeature]);
+    stack = await startConsoleStack('operators', [authFeature, maritimeFeature, vesselsFeature, eventsFeature, incidentsFeature, gateFeature, consoleFeature]);
     ({ page, url, admin } = stack);
     await createOperator(stack, ADMIN, PASSWORD, ['admin']);
     await createOperator(stack, OFFICER, PASSWORD, ['events:read', 'events:write', 'maritime:read']);
@@ -115,6 +115,8 @@ describe('the Operators tab (admin)', () => {
       `disabled, by ${ADMIN}`,
     ]);
     await screenshot(page, 'operators-3-changes');
+    expect(await page.locator('#message').isHidden(), await page.locator('#message').textContent() ?? '').toBe(true);
+    expect(stack.log.filter((l) => l.startsWith('pageerror')), stack.log.join('\n')).toEqual([]);
 
     // The officer signs in with the new password and holds the new set.
     await signIn(stack, OFFICER, NEW_PASSWORD, {}, officerPage);
