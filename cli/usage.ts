@@ -72,9 +72,21 @@ export const COMMAND_HELP = {
     subcommands: ['create', 'revoke', 'list'],
   },
   users: {
-    synopsis: ['users create --username U --scopes a,b (--password P | --password-stdin)'],
-    about: 'create an operator account (the people who sign in on the OAuth consent page)',
-    subcommands: ['create'],
+    synopsis: [
+      'users create --username U --scopes a,b (--password P | --password-stdin)',
+      'users list',
+      'users scopes --username U --scopes a,b',
+      'users disable --username U',
+      'users enable --username U',
+      'users reset-password --username U (--password P | --password-stdin)',
+    ],
+    about: 'operator accounts (the people who sign in on the OAuth consent page): create, list, change scopes, disable, enable, reset a password',
+    options: [
+      '--username U          the operator account',
+      '--scopes LIST         scopes, comma-separated (scopes: the whole new set; revokes their tokens)',
+      '--password-stdin      read the password from standard input (keeps it out of the process list)',
+    ],
+    subcommands: ['create', 'list', 'scopes', 'disable', 'enable', 'reset-password'],
   },
   webhooks: {
     synopsis: ['webhooks reseal'],

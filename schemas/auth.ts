@@ -104,6 +104,74 @@ export const operatorCreateSchema = {
 } as const;
 export type OperatorCreate = FromSchema<typeof operatorCreateSchema>;
 
+/** An operator's id in a path: `usr_<16 hex>` as `pss users create` makes them (older accounts may differ). */
+export const OPERATOR_ID_PATTERN = '^[A-Za-z0-9._@-]{1,120}$';
+
+export const operatorIdParamsSchema = {
+  type: 'object',
+  required: ['operator_id'],
+  properties: { operator_id: { type: 'string', pattern: OPERATOR_ID_PATTERN } },
+} as const;
+
+/** An operator account as an admin sees it (GET /v1/auth/operators): never the password hash. */
+export const operatorSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'username', 'scopes', 'created_at', 'disabled_at'],
+  properties: {
+    id: { type: 'string' },
+    username: { type: 'string' },
+    scopes: { type: 'array', items: scopeSchema },
+    created_at: timestamp,
+    disabled_at: { ...timestamp, type: ['string', 'null'], description: 'When the account was disabled; null while it may sign in.' },
+  },
+} as const;
+export type OperatorView = FromSchema<typeof operatorSchema>;
+
+/** PATCH /v1/auth/operators/{operator_id}: new scopes, disabled or enabled, or both. */
+export const operatorChangeSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    scopes: { ...scopeList, description: 'The whole new set (replaces the old one). Revokes the operator\'s tokens: they sign in again and get the new set.' },
+    disabled: { type: 'boolean', description: 'true: the operator cannot sign in and every token of theirs is revoked at once. false: enabled again.' },
+  },
+} as const;
+export type OperatorChange = FromSchema<typeof operatorChangeSchema>;
+
+/** POST /v1/auth/operators/{operator_id}/password: a password reset by an admin. */
+export const operatorPasswordSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['password'],
+  properties: { password: operatorCreateSchema.properties.password },
+} as const;
+export type OperatorPassword = FromSchema<typeof operatorPasswordSchema>;
+
+export const OPERATOR_ACTIONS = ['create', 'scopes', 'disable', 'enable', 'reset_password'] as const;
+
+/** One audited change of an operator account (GET /v1/auth/operators/{operator_id}/changes). */
+export const operatorChangeRecordSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'operator_id', 'changed_at', 'action', 'changed_by', 'before', 'after'],
+  properties: {
+    id: { type: 'integer' },
+    operator_id: { type: 'string' },
+    changed_at: timestamp,
+    action: { type: 'string', enum: OPERATOR_ACTIONS },
+    changed_by: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['credential_id', 'principal', 'auth_kind'],
+      properties: { credential_id: { type: 'string' }, principal: { type: 'string' }, auth_kind: { type: 'string', enum: ['api_key', 'oauth', 'cli'] } },
+    },
+    before: { type: 'object', description: 'The changed fields before (scopes, disabled); a reset records {"password": "previous"}.' },
+    after: { type: 'object', description: 'The changed fields after; a reset records {"password": "reset"}, never a hash.' },
+  },
+} as const;
+
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 /** The shape of every issued OAuth client_id (`cli_` + 16 hex); anything else names no application. */

@@ -8,6 +8,7 @@ import { defineRoute, sendData, sendList } from '../http/routes.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 import { clientView, registerClient } from './clients.ts';
 import { listClients, revokeClient } from './oauth-store.ts';
+import { operatorRoutes } from './operator-routes.ts';
 
 /** Spec "API keys and tokens": /v1/auth/*. Credential management is admin-only. */
 
@@ -115,4 +116,5 @@ export const authRoutes = [
       res.status(204).end();
     },
   }),
+  ...operatorRoutes,
 ];

@@ -9,8 +9,12 @@ import { redirectUriProblem } from '../auth/clients.ts';
 
 export const CONSOLE_CLIENT_NAME = 'Operator console';
 
-/** Every scope but admin: an operator is granted those of them they hold (docs/api.md "OAuth 2.0"). */
-export const CONSOLE_SCOPES: string[] = SCOPES.filter((s) => s !== 'admin' && s !== 'ingest:write');
+/**
+ * Every scope but ingest:write: an operator is granted those of them they hold (docs/api.md "OAuth 2.0").
+ * `admin` is among them so that an administrator's console shows the Operators tab (issue 34 item 6); only an
+ * operator who holds admin is granted it, and the consent page names it.
+ */
+export const CONSOLE_SCOPES: string[] = SCOPES.filter((s) => s !== 'ingest:write');
 
 export function consoleRedirectUri(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl.replace(/\/$/, '')}/console/`;

@@ -16,6 +16,8 @@ const PENDING = 'pss.console.pending';
 export const REQUESTED_SCOPES = [
   'events:read', 'events:write', 'maritime:read', 'maritime:write', 'transactions:read', 'transactions:write',
   'drones:read', 'drones:write', 'system:read',
+  // Granted only to operators who hold it: administrators, for the Operators tab (docs/console.md "Operators").
+  'admin',
 ];
 
 function base64url(bytes: Uint8Array): string {

@@ -14,6 +14,7 @@ import { createZoneEdit } from './zone-edit.ts';
 import { createIncidentMissions } from './incident-missions.ts';
 import { createGateLocks } from './gate-locks.ts';
 import { createDroneFleet, type DroneFleet } from './drone-fleet.ts';
+import { addOperatorsTab } from './operators-tab.ts';
 import { LiveSocket, type Message } from './live-socket.ts';
 import { createMap, type LiveMap } from './map.ts';
 
@@ -86,6 +87,8 @@ async function start(config: ConsoleConfig, first: Session): Promise<void> {
   $('#app').hidden = false;
   $('#scopes').textContent = session.scopes.join(' ');
   showSiteClock(config.timezone);
+  // Operator administration: an Operators tab for admins only (no tab, no request for anyone else).
+  if (session.scopes.includes('admin')) addOperatorsTab({ api, timezone: config.timezone, showError });
   $<HTMLButtonElement>('#signout').onclick = () => {
     signOut();
     location.replace(location.pathname);
@@ -225,14 +228,16 @@ function selectTab(panel: string): void {
   document.querySelector<HTMLButtonElement>(`[role=tab][aria-controls=${panel}]`)?.click();
 }
 
-/** The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says. */
+/**
+ * The side panel's tabs: arrow keys move between them, as WAI-ARIA's tabs pattern says, and every tab is in
+ * the Tab order as well, so Tab and Enter alone reach each panel (issue 34 item 8, docs/console.md "Keyboard").
+ */
 function setupTabs(): void {
   const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role=tab]')];
   const select = (tab: HTMLButtonElement) => {
     for (const t of tabs) {
       const on = t === tab;
       t.setAttribute('aria-selected', String(on));
-      t.tabIndex = on ? 0 : -1;
       ($(`#${t.getAttribute('aria-controls')}`) as HTMLElement).hidden = !on;
     }
   };

@@ -4,6 +4,8 @@
 // fields the cases then spoil one at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFeature, eventsFeature, incidentsFeature, ingestFeature, maritimeFeature, webhooksFeature, gateFeature, vesselsFeature, systemFeature, positionStreamFeature, dronesFeature } from '../../../../app/features.ts';
+import { insertOperator } from '../../../../api/auth/oauth-store.ts';
+import { hashPassword } from '../../../../api/auth/secrets.ts';
 import { readEvent } from '../../../../events/queries.ts';
 import { attachEvent } from '../../../../incidents/store.ts';
 import { inTransaction } from '../../../../platform/postgres.ts';
@@ -33,6 +35,8 @@ const ALERT_RULES = {
 const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/auth/api-keys': { name: 'bad input key', scopes: ['events:read'] },
   'POST /v1/auth/oauth-clients': { name: 'bad input app', redirect_uris: ['https://app.example/cb'], scopes: ['events:read'] },
+  'PATCH /v1/auth/operators/{operator_id}': { scopes: ['events:read'], disabled: false },
+  'POST /v1/auth/operators/{operator_id}/password': { password: 'bad input password' },
   'POST /v1/ingest/ais': { sentences: [POSITION] },
   'POST /v1/ingest/gate': reading(),
   'POST /v1/maritime/zones': { ...ZONE, name: 'Bad input zone 2' },
@@ -99,6 +103,9 @@ describe('bad input on every operation of the OpenAPI document', () => {
     pathValues.zone_id = ((await zone.json()) as { data: { id: string } }).data.id;
     pathValues.key_id = (await svc.key(['events:read'])).id;
     pathValues.client_id = 'cli_0123456789abcdef';
+    // An operator for the admin routes that name one (issue 34 item 6); every case is refused, so it is never changed.
+    pathValues.operator_id = `usr_${prefix.replace(/[^0-9a-z]/g, '').slice(-16).padStart(16, '0')}`;
+    await insertOperator(svc.context.pool, { id: pathValues.operator_id, username: `bad.input.${pathValues.operator_id}`, passwordHash: await hashPassword('bad input password'), scopes: ['events:read'] });
     const event = await call(`${svc.url}/v1/events`, admin, { method: 'POST', json: VALID_BODIES['POST /v1/events'] });
     expect(event.status).toBe(201);
     pathValues.event_id = event.json.data.id;
