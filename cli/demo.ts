@@ -38,16 +38,13 @@ export async function demoCommand(args: string[]): Promise<number> {
   const { pool } = service.context;
   await seedZones(service);
   const { key, revokedEarlier } = await issueDemoKey(pool, config.environment);
-  printBanner(service, key.key, revokedEarlier);
-  await warnOfFutureReports(service);
 
-  const printer = await printEvents(service);
+  // What is started below, stopped in reverse; each is set once it runs, so a signal during start-up (the
+  // key printed, the rest still starting) stops what runs and revokes the key, instead of Node's default
+  // exit that left the key valid.
+  const parts: { printer?: { stop(): Promise<void> }; gateLane?: { stop(): Promise<void> }; fleet?: { stop(): Promise<void> } } = {};
+  let replayDone: Promise<unknown> = Promise.resolve();
   const replay = new AbortController();
-  const replayDone = config.roles.includes('ingest') ? replayLooped(service.context, replay.signal).catch((err: unknown) => log.error({ err }, 'demo replay failed')) : Promise.resolve();
-  const gateLane = await startGateLane(service.context, { onLock: (lock) => console.log(formatLockNotice(DEMO_GATE, lock, new Date())) });
-  // Four simulated drones: an entry into the naval base (critical) sends one (mission_launched, evidence_captured, mission_completed).
-  const fleet = config.roles.includes('processors') ? await startDemoFleet(service.context) : undefined;
-
   let stopping = false;
   const stop = async (why: string) => {
     if (stopping) return;
@@ -67,14 +64,23 @@ export async function demoCommand(args: string[]): Promise<number> {
     );
     replay.abort();
     await replayDone;
-    await gateLane.stop();
-    await fleet?.stop();
-    await printer.stop();
+    await parts.gateLane?.stop();
+    await parts.fleet?.stop();
+    await parts.printer?.stop();
     const still = await service.stop();
     file.flushSync();
     process.exit(still.length === 0 ? 0 : 1);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+
+  printBanner(service, key.key, revokedEarlier);
+  await warnOfFutureReports(service);
+  if (stopping) return 0;
+  parts.printer = await printEvents(service);
+  if (config.roles.includes('ingest')) replayDone = replayLooped(service.context, replay.signal).catch((err: unknown) => log.error({ err }, 'demo replay failed'));
+  parts.gateLane = await startGateLane(service.context, { onLock: (lock) => console.log(formatLockNotice(DEMO_GATE, lock, new Date())) });
+  // Four simulated drones: an entry into the naval base (critical) sends one (mission_launched, evidence_captured, mission_completed).
+  if (config.roles.includes('processors')) parts.fleet = await startDemoFleet(service.context);
   if (minutes !== undefined) setTimeout(() => void stop(`${minutes} min (--minutes)`), minutes * 60_000).unref();
   return 0;
 }

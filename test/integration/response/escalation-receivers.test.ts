@@ -1,7 +1,7 @@
 // Issue 33, item 9, on the real Postgres: an escalation is delivered to the party's receivers (its active
 // webhooks) and its record says how many were told. A critical zone entry escalates to every party: the
 // supervisor has an active and an inactive webhook (one delivery), the port authority only an inactive one
-// and the coast guard none (0 deliveries each: nobody was told), as GET /v1/incidents/{id} shows them.
+// and the coast guard none (0 receivers each: nobody was told), as GET /v1/incidents/{id} shows them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeEvents } from '../../../events/store.ts';
 import { createPool, inTransaction, type Pool } from '../../../platform/postgres.ts';
@@ -53,7 +53,7 @@ describe('escalations and the parties\' receivers', () => {
     await planInLanes(pool, [entry], { config: CONFIG, alertRules: new Map() }, new Date(), 1, { escalate: escalateEffect({ config: () => CONFIG }) }, testLog);
     const actions = await listActions(pool, { eventId: entry.id });
     const { escalations } = incidentResponseRecords(actions);
-    expect(Object.fromEntries(escalations.map((e) => [e.party, [e.status, e.webhook_ids, e.deliveries]]))).toEqual({
+    expect(Object.fromEntries(escalations.map((e) => [e.party, [e.status, e.webhook_ids, e.receivers]]))).toEqual({
       supervisor: ['done', ['wh_on'], 1],
       port_authority: ['done', [], 0],
       coast_guard: ['done', [], 0],
