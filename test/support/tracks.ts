@@ -1,6 +1,14 @@
 // Crafted vessel tracks for end-to-end tests: positions in the shape ingest puts on ais.positions.
 import type { VesselPosition } from '../../schemas/ais.ts';
 
+/**
+ * The feed (`source`) of this test file's crafted reports: its own, because zone processors share each feed's
+ * clock through Postgres (issue 33 item 4), and files of one lane share a database: a file whose reports are
+ * dated days from another's, on one feed name, made the other's vessels look silent for days (a stay closed
+ * as signal lost in processor-crash, in a full run).
+ */
+export const TRACK_SOURCE = `e2e-track-${Math.random().toString(36).slice(2, 8)}`;
+
 export interface TrackPoint {
   /** Minutes after the track's start. */
   minute: number;
@@ -30,7 +38,7 @@ export function position(mmsi: number, at: Date, lon: number, lat: number, sog =
     kind: 'position',
     msg_type: 1,
     mmsi,
-    source: 'e2e-track',
+    source: TRACK_SOURCE,
     reported_at: at.toISOString(),
     received_at: at.toISOString(),
     raw: ['crafted'],

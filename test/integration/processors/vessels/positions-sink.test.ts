@@ -13,7 +13,7 @@ import type { VesselPosition, VesselStatic } from '../../../../schemas/ais.ts';
 import { jsonCodec } from '../../../support/codec.ts';
 import { call } from '../../../support/service.ts';
 import { testConfig, testKafka, testLog, unique, withAdmin } from '../../../support/stack.ts';
-import { position } from '../../../support/tracks.ts';
+import { position, TRACK_SOURCE } from '../../../support/tracks.ts';
 
 // Issue 13: positions produced to ais.positions land in PostGIS once (re-read, restarted), vessels are kept
 // current from positions and static data, and the vessel API answers from them.
@@ -153,7 +153,7 @@ describe('the positions sink and the vessel API', () => {
     expect(res.json.data).toMatchObject({
       mmsi: A, name: 'NORTHERN LIGHT', callsign: 'OZNL', imo: 9321483, ship_type: 70, category: 'cargo', destination: 'COPENHAGEN',
       dimensions: { to_bow: 150, to_stern: 30, to_port: 15, to_starboard: 15, length: 180, beam: 30 },
-      last_position: { lat: 55.652, lon: 12.702, sog: 9, reported_at: at(32).toISOString(), source: 'e2e-track' },
+      last_position: { lat: 55.652, lon: 12.702, sog: 9, reported_at: at(32).toISOString(), source: TRACK_SOURCE },
       zones: [], risk_score: 0, recent_events: [],
     });
   });

@@ -13,7 +13,7 @@ import { ZoneIndex } from '../../../../processors/maritime/zones/zone-index.ts';
 import type { SecurityEvent } from '../../../../schemas/event.ts';
 import type { StoredZone } from '../../../../schemas/zone.ts';
 import { seeded } from '../../../support/seeded-random.ts';
-import { position } from '../../../support/tracks.ts';
+import { position, TRACK_SOURCE } from '../../../support/tracks.ts';
 
 const zone: StoredZone = {
   id: 'zone_anchorage', name: 'Anchorage', type: 'anchorage', alert_level: 'low', active: true,
@@ -198,14 +198,14 @@ describe('AIS gaps judged on the vessel\'s feed, not its partition (issue 33)', 
 
   it('keeps a gap that passed its limit before the feed fell silent after the batch (an outage the ingest recorded from the feed\'s last report)', () => {
     // The ingest recorded the outage from the report time of the batch's newest report: it is open.
-    const feed = newFeedState(new Map([['e2e-track', { silent_from: T0 + 14 * 60_000, resumed_at: Number.POSITIVE_INFINITY }]]));
+    const feed = newFeedState(new Map([[TRACK_SOURCE, { silent_from: T0 + 14 * 60_000, resumed_at: Number.POSITIVE_INFINITY }]]));
     const gaps = gapsOf(housekept(reportedScenario().sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at)), feed));
     expect(gaps.map((g) => [g.type, g.mmsi, g.timestamp])).toEqual([['ais_gap', SILENT, iso(120 + LOSS_SECONDS)]]);
   });
 
   it('counts the silence before an outage and after it, not during it', () => {
     // The feed carried until 90 s after the vessel's last report, then nothing for 20 minutes.
-    const feed = newFeedState(new Map([['e2e-track', { silent_from: T0 + 210_000, resumed_at: T0 + 1_410_000 }]]));
+    const feed = newFeedState(new Map([[TRACK_SOURCE, { silent_from: T0 + 210_000, resumed_at: T0 + 1_410_000 }]]));
     const items = [...minutes(0, 120, 30).map((s) => inZone(SILENT, s, 2)), ...[...minutes(0, 210, 30), ...minutes(1_410, 1_500, 30)].map((s) => away(219_000_100, s, 2))];
     const gaps = gapsOf(housekept(items.sort((a, b) => Date.parse(a.position.reported_at) - Date.parse(b.position.reported_at)), feed));
     // 90 s before the outage, the remaining 30 s after the feed's return.

@@ -9,7 +9,7 @@ import type { ZoneSnapshot } from '../../../../processors/maritime/zones/zone-ca
 import { ZoneIndex } from '../../../../processors/maritime/zones/zone-index.ts';
 import { securityEventSchema } from '../../../../schemas/event.ts';
 import type { StoredZone } from '../../../../schemas/zone.ts';
-import { position } from '../../../support/tracks.ts';
+import { position, TRACK_SOURCE } from '../../../support/tracks.ts';
 
 const on = (partition: number, p: ReturnType<typeof position>) => ({ partition, position: p });
 
@@ -35,7 +35,7 @@ describe('evaluatePositions', () => {
     const run = () => evaluatePositions([on(0, position(2, at(0), 12.6, 55.7))], new Map(), snapshot, directory, DEFAULT_ZONE_RULES_CONFIG);
     const first = run();
     expect(first.events.map((e) => e.type)).toEqual(['zone_entry', 'dwell_threshold']);
-    expect(first.events[0]).toMatchObject({ source_module: 'maritime.zones', source_device: 'e2e-track', metadata: { vessel_name: 'INTRUDER', vessel_type: 'cargo' } });
+    expect(first.events[0]).toMatchObject({ source_module: 'maritime.zones', source_device: TRACK_SOURCE, metadata: { vessel_name: 'INTRUDER', vessel_type: 'cargo' } });
     expect(first.changed.map((s) => s.mmsi)).toEqual([2]);
     expect(run().events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
   });
