@@ -95,13 +95,12 @@ export function observeReport(feed: FeedState, source: string, t: number, silenc
  */
 export function observeBatch<R extends { source: string; t: number; mmsi?: number }>(feed: FeedState, reports: Iterable<R>, silenceSeconds: number): { outage: Outage; report: R }[] {
   const known = new Map<string, Set<string>>();
-  const byFeed = new Map<string, R[]>();
+  // Kept only to name the report that ended a new outage (rare), looked up then: nothing per report beyond
+  // the push (a per-feed list copied per report once made a batch quadratic, a third of the zone processor).
+  const seen: R[] = [];
   for (const report of reports) {
     if (!known.has(report.source)) known.set(report.source, new Set((feed.clock.quiet.get(report.source) ?? []).map(keyOf)));
-    // Appended in place: copying the list per report made a batch of one feed quadratic (a third of the zone processor's throughput).
-    const ofFeed = byFeed.get(report.source);
-    if (ofFeed === undefined) byFeed.set(report.source, [report]);
-    else ofFeed.push(report);
+    seen.push(report);
     observeReport(feed, report.source, report.t, silenceSeconds, report.mmsi);
   }
   const out: { outage: Outage; report: R }[] = [];
@@ -109,7 +108,7 @@ export function observeBatch<R extends { source: string; t: number; mmsi?: numbe
     for (const q of feed.clock.quiet.get(source) ?? []) {
       const outage = { silent_from: q.from, resumed_at: q.to };
       if (before.has(keyOf(q)) || !Number.isFinite(q.from) || q.by !== undefined || coveredBySourceOutage(feed, outage)) continue;
-      const report = (byFeed.get(source) as R[]).find((r) => r.t === q.to);
+      const report = seen.find((r) => r.source === source && r.t === q.to);
       if (report !== undefined) out.push({ outage, report });
     }
   }
